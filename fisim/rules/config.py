@@ -1,0 +1,136 @@
+"""What one simulated setting is: players, level, team, first player and rule switches.
+
+Rule switches and rule constants are data (DESIGN): a variant is configuration, not a code path.
+`GameConfig.validate` gives the one-line messages the command line shows for bad input, and
+`GameConfig.to_array` packs the config into the int32 array the engine reads.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fisim.rules.constants import FLOOD_COUNT, LEVELS, MAX_PLAYERS, ROLE_NAMES
+
+# The rule switches of RULES.md, each off in the official rules.
+SWITCHES = {
+    "navigator-plain": "R-ROLE-NAVIGATOR: a moved pawn steps orthogonally over existing tiles only",
+    "heli-all": "R-SPECIAL-HELI: a Helicopter Lift moves all pawns on the tile",
+    "swim-seed000": "R-SWIM-2: only the Diver's swimming exception applies",
+    "no-heli-rescue": "R-SPECIAL-WINDOWS: a Helicopter Lift may not rescue a pawn whose tile sinks",
+    "solo": "R-VAR-SOLO: one player, 3 treasure cards a turn, hand limit 7",
+}
+RULES_VERSION = 1   # bump whenever the engine's behaviour changes
+
+# Offsets of the engine's int32 config array.
+C_PLAYERS, C_LEVEL, C_ACTIONS, C_DRAWS, C_HAND_LIMIT = 0, 1, 2, 3, 4
+C_NAV_PLAIN, C_HELI_ALL, C_SWIM000, C_NO_HELI_RESCUE = 5, 6, 7, 8
+C_FIRST = 9          # fixed first seat, or -1 for random
+C_TEAM = 10          # 4 slots: fixed role per seat, or -1 for a random team
+C_FLOODS = 14        # 10 slots: flood cards drawn at water levels 0..9
+C_SIZE = 24
+
+
+class ConfigError(ValueError):
+    """A setting fisim cannot play; the message names the problem and the valid choices."""
+
+
+def parse_level(name):
+    if name not in LEVELS:
+        raise ConfigError(f"unknown level {name!r}; choose one of: {', '.join(LEVELS)}")
+    return name
+
+
+def parse_team(text):
+    """'diver,pilot' (or 'diver+pilot') -> ('diver', 'pilot'), checking names and repeats."""
+    roles = tuple(r.strip().lower() for r in text.replace("+", ",").split(",") if r.strip())
+    for r in roles:
+        if r not in ROLE_NAMES:
+            raise ConfigError(f"unknown adventurer {r!r}; choose from: {', '.join(ROLE_NAMES)}")
+    seen = set()
+    for r in roles:
+        if r in seen:
+            raise ConfigError(f"adventurer {r!r} appears twice in the team; each role can be dealt once")
+        seen.add(r)
+    if not roles:
+        raise ConfigError(f"empty team; name 1 to 4 of: {', '.join(ROLE_NAMES)}")
+    return roles
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """One setting. `team` None deals a random team each game; `first` None draws the first player."""
+
+    players: int = 3
+    level: str = "normal"
+    team: tuple = None
+    first: int = None
+    switches: frozenset = field(default_factory=frozenset)
+
+    def __post_init__(self):
+        object.__setattr__(self, "switches", frozenset(self.switches))
+        if self.team is not None:
+            object.__setattr__(self, "team", tuple(self.team))
+
+    def validate(self):
+        """Raise ConfigError for a setting the rules do not allow; return self."""
+        parse_level(self.level)
+        for s in self.switches:
+            if s not in SWITCHES:
+                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
+        solo = "solo" in self.switches
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or not 1 <= self.players <= MAX_PLAYERS:
+            raise ConfigError(f"players must be 2, 3 or 4 (or 1 with --rules solo), not {self.players!r}")
+        if self.players == 1 and not solo:
+            raise ConfigError("1 player needs the solo variant: add --rules solo (or choose 2, 3 or 4 players)")
+        if solo and self.players != 1:
+            raise ConfigError(f"the solo variant is for 1 player, not {self.players}")
+        if self.team is not None:
+            parse_team(",".join(self.team))
+            if len(self.team) != self.players:
+                raise ConfigError(f"the team has {len(self.team)} adventurers but there are {self.players} players")
+        if self.first is not None and not 0 <= self.first < self.players:
+            raise ConfigError(f"first player must be a seat from 0 to {self.players - 1}, not {self.first}")
+        return self
+
+    @property
+    def solo(self):
+        return "solo" in self.switches
+
+    @property
+    def actions(self):
+        return 3
+
+    @property
+    def draws(self):
+        return 3 if self.solo else 2
+
+    @property
+    def hand_limit(self):
+        return 7 if self.solo else 5
+
+    @property
+    def start_level(self):
+        return LEVELS[self.level]
+
+    @property
+    def rules_label(self):
+        """'official' or the switches joined by '+', sorted."""
+        return "+".join(sorted(self.switches)) or "official"
+
+    def to_array(self):
+        a = np.full(C_SIZE, -1, dtype=np.int32)
+        a[C_PLAYERS] = self.players
+        a[C_LEVEL] = self.start_level
+        a[C_ACTIONS] = self.actions
+        a[C_DRAWS] = self.draws
+        a[C_HAND_LIMIT] = self.hand_limit
+        a[C_NAV_PLAIN] = "navigator-plain" in self.switches
+        a[C_HELI_ALL] = "heli-all" in self.switches
+        a[C_SWIM000] = "swim-seed000" in self.switches
+        a[C_NO_HELI_RESCUE] = "no-heli-rescue" in self.switches
+        if self.first is not None:
+            a[C_FIRST] = self.first
+        if self.team is not None:
+            for i, r in enumerate(self.team):
+                a[C_TEAM + i] = ROLE_NAMES.index(r)
+        a[C_FLOODS:C_FLOODS + 10] = FLOOD_COUNT
+        return a

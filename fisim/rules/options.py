@@ -1,0 +1,71 @@
+"""Decision points and the integer encoding of options (the policy hook's vocabulary).
+
+At every decision point the engine lists the legal options as int32 codes in ascending order
+and a policy returns the index of one. A code is
+
+    type << 24 | f1 << 16 | f2 << 8 | f3
+
+with the fields per type given below. Both implementations of the rules (the engine and the
+reference) must produce exactly the same sorted code lists; that is what the differential tests
+compare. Cells are layout cell numbers; seats are 0..players-1; kinds are card kinds.
+"""
+from numba import njit
+
+# Decision kinds (what the engine is asking).
+ACTION = 0    # active player's action phase: actions, END, and special cards by anyone
+WINDOW = 1    # a special-card window: PASS, or a Helicopter Lift / Sandbags by anyone
+DISCARD = 2   # a player over the hand limit: discard a card, or play one of their specials
+SWIM = 3      # a pawn whose tile sank: swim somewhere, or be lifted off by a Helicopter Lift
+DECISION_NAMES = ("action", "window", "discard", "swim")
+
+# Option types                 f1        f2        f3
+END = 0        # end the action phase
+PASS = 1       # play nothing at this window
+MOVE = 2       # dest cell
+FLY = 3        # dest cell                          (Pilot, once per turn)
+DIVE = 4       # dest cell                          (Diver, not a plain-move destination)
+NAV = 5        # seat     dest cell                 (Navigator moves another pawn)
+SHORE = 6      # cell
+SHORE2 = 7     # cell a   cell b (a < b)            (Engineer)
+GIVE = 8       # kind     to seat
+CAPTURE = 9    # treasure
+HELI = 10      # holder   seat mask  dest cell      (Helicopter Lift, not an action)
+SAND = 11      # holder   cell                      (Sandbags, not an action)
+DROP = 12      # kind                               (hand-limit discard)
+SWIM_TO = 13   # dest cell
+TYPE_NAMES = ("end", "pass", "move", "fly", "dive", "nav", "shore", "shore2", "give",
+              "capture", "heli", "sand", "discard", "swim")
+ACTION_TYPES = (MOVE, FLY, DIVE, NAV, SHORE, SHORE2, GIVE, CAPTURE)   # each costs one action
+
+MAX_OPTIONS = 2048
+
+
+@njit(cache=True, inline="always")
+def code(kind, f1=0, f2=0, f3=0):
+    return (kind << 24) | (f1 << 16) | (f2 << 8) | f3
+
+
+@njit(cache=True, inline="always")
+def otype(c):
+    return c >> 24
+
+
+@njit(cache=True, inline="always")
+def field1(c):
+    return (c >> 16) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def field2(c):
+    return (c >> 8) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def field3(c):
+    return c & 0xFF
+
+
+def decode(c):
+    """(type name, f1, f2, f3) of an option code, for tests and transcripts."""
+    c = int(c)
+    return TYPE_NAMES[c >> 24], (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF

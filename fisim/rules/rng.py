@@ -1,0 +1,65 @@
+"""Explicit, counter-based random numbers (DESIGN: "Randomness is explicit").
+
+A game's seed is a hash of (master seed, game index); each game has one independent stream per
+purpose, so that game i starts from the same shuffles whatever policy, team or rule switch is
+played, and whatever thread or machine plays it. A stream is a one-element uint64 array holding a
+splitmix64 counter. These functions are shared by the engine and the plain-Python reference.
+"""
+import numpy as np
+from numba import njit
+
+# Stream ids (the order is part of the contract: changing it changes every game).
+PLACEMENT, FLOOD, TREASURE, TEAM, FIRST, POLICY = range(6)
+N_STREAMS = 6
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+
+
+@njit(cache=True)
+def mix64(z):
+    """The splitmix64 finalizer: a bijective scramble of a uint64."""
+    z = np.uint64(z)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def game_seed(master_seed, game_index):
+    """The seed of game `game_index` under `master_seed` (both non-negative integers)."""
+    return mix64(mix64(np.uint64(master_seed)) ^ (np.uint64(game_index) * _GOLDEN))
+
+
+@njit(cache=True)
+def init_streams(seed, streams):
+    """Fill `streams` (uint64[N_STREAMS]) with the independent streams of one game."""
+    for k in range(streams.shape[0]):
+        streams[k] = mix64(seed ^ (np.uint64(k + 1) * _M2))
+
+
+@njit(cache=True)
+def next_u64(stream):
+    """The next 64-bit value of a stream (a uint64 array view of length 1)."""
+    stream[0] += _GOLDEN
+    return mix64(stream[0])
+
+
+@njit(cache=True)
+def randbelow(stream, n):
+    """A number in 0..n-1 (bias below n / 2**64, negligible for n <= a few thousand)."""
+    return np.int64(next_u64(stream) % np.uint64(n))
+
+
+@njit(cache=True)
+def shuffle(values, n, stream):
+    """Fisher-Yates shuffle of values[0:n] in place: for i = n-1 down to 1, swap i and randbelow(i+1)."""
+    for i in range(n - 1, 0, -1):
+        j = randbelow(stream, i + 1)
+        t = values[i]
+        values[i] = values[j]
+        values[j] = t
