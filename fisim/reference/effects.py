@@ -1,0 +1,57 @@
+"""What an option does to the game state. No events, no follow-ups: those belong to `turn.py`."""
+from fisim.position import DRY
+from fisim.rules.constants import HELI, SAND
+from fisim.rules.options import (CAPTURE, DIVE, DROP, END, FLY, GIVE, MOVE, NAV, PASS, SHORE, SHORE2,
+                                 SWIM_TO)
+from fisim.rules.options import HELI as HELI_OPTION
+from fisim.rules.options import SAND as SAND_OPTION
+
+
+def fields(c):
+    """(type, f1, f2, f3) of an option code."""
+    return c >> 24, (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF
+
+
+def apply_option(game, seat, c):
+    """Carry out option `c` chosen at a decision of `seat` (the active player, discarder or swimmer)."""
+    t, f1, f2, f3 = fields(c)
+    me = game.players[seat]
+    if t in (END, PASS):
+        return
+    if t in (MOVE, DIVE, SWIM_TO):           # R-ACT-MOVE, R-ROLE-DIVER, R-SWIM-1
+        me.cell = f1
+    elif t == FLY:                           # R-ROLE-PILOT: once per turn
+        me.cell = f1
+        game.flight_used = True
+    elif t == NAV:                           # R-ROLE-NAVIGATOR
+        game.players[f1].cell = f2
+    elif t == SHORE:                         # R-ACT-SHORE
+        game.board.status[f1] = DRY
+    elif t == SHORE2:                        # R-ROLE-ENGINEER
+        game.board.status[f1] = DRY
+        game.board.status[f2] = DRY
+    elif t == GIVE:                          # R-ACT-GIVE
+        me.hand[f1] -= 1
+        game.players[f2].hand[f1] += 1
+    elif t == CAPTURE:                       # R-ACT-CAPTURE: the 4 cards go to the treasure discard
+        me.hand[f1] -= 4
+        game.treasure_discard += [f1] * 4
+        game.captured.add(f1)
+    elif t == HELI_OPTION:                   # R-SPECIAL-HELI
+        play_card(game, f1, HELI)
+        for p in game.players:
+            if f2 >> p.seat & 1:
+                p.cell = f3
+    elif t == SAND_OPTION:                   # R-SPECIAL-SAND
+        play_card(game, f1, SAND)
+        game.board.status[f2] = DRY
+    elif t == DROP:                          # R-HAND
+        play_card(game, seat, f1)
+    else:
+        raise ValueError(f"unknown option code {c:#x}")
+
+
+def play_card(game, seat, kind):
+    """A card leaves a hand for the treasure discard (R-SPECIAL-1, R-HAND)."""
+    game.players[seat].hand[kind] -= 1
+    game.treasure_discard.append(kind)

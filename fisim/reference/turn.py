@@ -1,0 +1,263 @@
+"""A turn (R-TURN): action phase, treasure draw, flooding; sinking, swimming, winning, losing.
+
+The order of decisions, events and random draws is that of docs/model.md "A turn". The end of
+the game (won or lost) raises GameOver, which stops everything at once.
+"""
+from fisim.position import DRY, FLOODED, SUNK
+from fisim.rules.constants import (DROWNED, FLOOD_COUNT, FOOLS_LANDING, HELI,
+                                   LANDING_SUNK, LOSS_NAMES, ROLE_NAMES, SKULL, SKULL_REACHED,
+                                   N_TREASURES, TREASURE_LOST, WATERS_RISE)
+from fisim.rules.events import (EV_CHOICE, EV_DRAW, EV_DROWN, EV_FLOOD, EV_FLOOD_ON_TOP,
+                                EV_FLOOD_RESHUFFLE, EV_LOSE, EV_SINK, EV_TREASURE_RESHUFFLE, EV_TURN,
+                                EV_WATERS_RISE, EV_WIN)
+from fisim.rules.options import ACTION, DISCARD, END, GIVE, PASS, SWIM, WINDOW
+from fisim.rules.options import HELI as HELI_OPTION
+from fisim.rules.options import SAND as SAND_OPTION
+from fisim.rules.rng import FLOOD, TREASURE
+
+from fisim.reference import legal
+from fisim.reference.legal import Decision
+from fisim.reference.effects import apply_option
+
+MAX_TURNS = 10_000    # docs/model.md "Game record": a safety stop no legal game reaches
+
+
+class GameOver(Exception):
+    """The game has ended; `game.result` holds the outcome."""
+
+
+# --- the game loop ----------------------------------------------------------------------------
+
+def play_turns(game):
+    """Play turn after turn until the game ends (R-SETUP-6: play passes to seat + 1)."""
+    while True:
+        if game.turn >= MAX_TURNS:
+            raise RuntimeError(f"game still running after {MAX_TURNS} turns")
+        begin_turn(game)
+        finish_turn(game)
+
+
+def begin_turn(game):
+    """R-TURN: a new turn of the active seat, with 3 actions and the Pilot's flight unused."""
+    game.turn += 1
+    game.log(EV_TURN, game.turn, game.active)
+    game.actions_left = game.config.actions
+    game.flight_used = False
+
+
+def finish_turn(game):
+    """The rest of a turn from its action phase: actions, treasure cards, flood cards."""
+    action_phase(game)
+    draw_phase(game)
+    flood_phase(game)
+    game.active = (game.active + 1) % len(game.players)
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+def decide(game, kind, seat, sunk=-1):
+    """List the options of a decision; ask the chooser only when there are two or more.
+
+    Returns the chosen code, or None when there is no option at all (a pawn that cannot swim).
+    """
+    game.decision = Decision(kind, seat, sunk)
+    found = legal.options(game, kind, seat, sunk)
+    if len(found) < 2:
+        chosen = found[0] if found else None
+    else:
+        chosen = found[game.chooser(game, kind, seat, found)]
+    game.decision = None
+    return chosen
+
+
+def carry_out(game, kind, seat, c):
+    """Log the choice (never PASS) and apply it. A special card's CHOICE names its holder."""
+    t = c >> 24
+    if t == PASS:
+        return
+    actor = (c >> 16) & 0xFF if t in (HELI_OPTION, SAND_OPTION) else seat
+    game.log(EV_CHOICE, kind, actor, c)
+    apply_option(game, seat, c)
+
+
+# --- action phase -----------------------------------------------------------------------------
+
+def action_phase(game):
+    """R-TURN (1): up to 3 actions; special cards by anyone in between cost none (R-SPECIAL-1)."""
+    while game.actions_left > 0:
+        check_win(game)
+        c = decide(game, ACTION, game.active)
+        carry_out(game, ACTION, game.active, c)
+        t = c >> 24
+        if t == END:
+            return
+        if t in (HELI_OPTION, SAND_OPTION):
+            continue
+        game.actions_left -= 1
+        if t == GIVE:                                   # R-HAND: the receiver discards at once
+            hand_limit(game, (c >> 8) & 0xFF)
+
+
+# --- special-card windows and the hand limit ---------------------------------------------------
+
+def window(game):
+    """R-SPECIAL-WINDOWS: the team may play Helicopter Lifts and Sandbags until it passes."""
+    while True:
+        check_win(game)
+        c = decide(game, WINDOW, game.active)
+        if c >> 24 == PASS:
+            return
+        carry_out(game, WINDOW, game.active, c)
+
+
+def hand_limit(game, seat):
+    """R-HAND: while over the limit, the player discards a card or plays a special card."""
+    player = game.players[seat]
+    while sum(player.hand) > game.config.hand_limit:
+        check_win(game)
+        c = decide(game, DISCARD, seat)
+        carry_out(game, DISCARD, seat, c)
+
+
+# --- treasure cards ---------------------------------------------------------------------------
+
+def draw_phase(game):
+    """R-DRAW-1: draw the treasure cards one at a time."""
+    seat = game.active
+    for _ in range(game.config.draws):
+        kind = game.treasure_draw.pop()
+        game.log(EV_DRAW, seat, kind)
+        if kind == WATERS_RISE:
+            waters_rise(game)
+        else:
+            game.players[seat].hand[kind] += 1
+        if not game.treasure_draw:                      # R-DRAW-EMPTY
+            reshuffle_treasure(game)
+        hand_limit(game, seat)
+        window(game)                                    # after each treasure card drawn
+
+
+def waters_rise(game):
+    """R-DRAW-WR: the meter rises; the flood discard goes back on top of the flood draw pile."""
+    game.treasure_discard.append(WATERS_RISE)
+    game.level += 1
+    game.log(EV_WATERS_RISE, game.level)
+    if game.level >= SKULL:
+        lose(game, SKULL_REACHED)                       # R-LOSE skull
+    if game.flood_discard:
+        on_top = game.shuffled(sorted(game.flood_discard), FLOOD)
+        game.flood_discard = []
+        game.flood_draw += on_top
+        game.log(EV_FLOOD_ON_TOP, len(on_top))
+
+
+def reshuffle_treasure(game):
+    """R-DRAW-EMPTY: the treasure discard, shuffled, is the new draw pile."""
+    game.treasure_draw = game.shuffled(sorted(game.treasure_discard), TREASURE)
+    game.treasure_discard = []
+    game.log(EV_TREASURE_RESHUFFLE, len(game.treasure_draw))
+
+
+# --- flooding ---------------------------------------------------------------------------------
+
+def flood_phase(game):
+    """R-FLOOD-1: draw the meter's count of flood cards, a window before each."""
+    for _ in range(FLOOD_COUNT[game.level]):
+        window(game)
+        tile = game.flood_draw.pop()
+        cell = game.board.cell_of_tile[tile]
+        if game.board.status[cell] == DRY:
+            game.board.status[cell] = FLOODED
+            game.flood_discard.append(tile)
+            game.log(EV_FLOOD, cell)
+        else:
+            game.board.status[cell] = SUNK              # the card leaves the game
+            game.log(EV_SINK, cell)
+            sink(game, cell)
+        if not game.flood_draw:                         # R-FLOOD-EMPTY
+            game.flood_draw = game.shuffled(sorted(game.flood_discard), FLOOD)
+            game.flood_discard = []
+            game.log(EV_FLOOD_RESHUFFLE, len(game.flood_draw))
+
+
+def treasure_lost(game):
+    """R-LOSE treasure-lost: both tiles of a treasure not yet captured have sunk."""
+    board = game.board
+    return any(t not in game.captured
+               and not board.exists(board.cell_of_tile[2 * t])
+               and not board.exists(board.cell_of_tile[2 * t + 1])
+               for t in range(N_TREASURES))
+
+
+def sink(game, cell):
+    """A tile has sunk: lose at once (R-LOSE), or the pawns on it swim (R-SWIM-1..3)."""
+    conditions = 0
+    if game.board.tile_at[cell] == FOOLS_LANDING:
+        conditions |= LANDING_SUNK
+    if treasure_lost(game):
+        conditions |= TREASURE_LOST
+    if conditions:
+        if any(p.cell == cell and not legal.swim_options(game, p.seat, cell) for p in game.players):
+            conditions |= DROWNED                       # R-LOSE-CAUSE: every condition that holds
+        lose(game, conditions)
+    for seat in seats_from(game, game.active):
+        if game.players[seat].cell != cell:             # already lifted away
+            continue
+        c = decide(game, SWIM, seat, cell)
+        if c is None:                                   # R-SWIM-3
+            game.log(EV_DROWN, seat)
+            lose(game, DROWNED)
+        carry_out(game, SWIM, seat, c)
+
+
+def seats_from(game, seat):
+    """All seats in play order starting at `seat`."""
+    n = len(game.players)
+    return [(seat + i) % n for i in range(n)]
+
+
+# --- the end ----------------------------------------------------------------------------------
+
+def check_win(game):
+    """R-WIN: claimed as soon as available (all treasures, everyone on Fools' Landing, a Lift held).
+
+    The first seat from the active one onward that holds a Helicopter Lift plays it.
+    """
+    if len(game.captured) < N_TREASURES:
+        return
+    landing = game.board.cell_of_tile[FOOLS_LANDING]
+    if any(p.cell != landing for p in game.players):
+        return
+    for seat in seats_from(game, game.active):
+        if game.players[seat].hand[HELI] > 0:
+            game.players[seat].hand[HELI] -= 1
+            game.treasure_discard.append(HELI)
+            game.log(EV_WIN, seat)
+            end_game(game, True, 0)
+
+
+def lose(game, conditions):
+    """R-LOSE, R-LOSE-CAUSE: the primary cause is the first condition in LOSS_NAMES order."""
+    primary = conditions & -conditions
+    game.log(EV_LOSE, primary, conditions)
+    end_game(game, False, conditions)
+
+
+def end_game(game, won, conditions):
+    """Record the result and stop the game."""
+    names = {name for i, name in enumerate(LOSS_NAMES) if conditions >> i & 1}
+    primary = (conditions & -conditions).bit_length() - 1
+    game.result = {
+        "won": won,
+        "cause": LOSS_NAMES[primary] if conditions else None,
+        "conditions": names,
+        "turns": game.turn,
+        "level": game.level,
+        "captured": len(game.captured),
+        "sunk": game.board.sunk_count(),
+        "first": game.first,
+        "team": tuple(ROLE_NAMES[p.role] for p in game.players),
+    }
+    game.decision = None
+    raise GameOver()
+
