@@ -8,12 +8,13 @@ import re
 
 import pytest
 
-from fisim.position import CARD_CODES, SUNK, TILE_CODES, parse_position
+from fisim.position import CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, parse_position
 from fisim.reference import Game, play, random_chooser
 from fisim.rules.config import SWITCHES, GameConfig
 from fisim.rules.constants import DECK_COUNTS, FOOLS_LANDING, LEVELS, ROLE_NAMES, SKULL
-from fisim.rules.events import (EV_CHOICE, EV_DEAL, EV_DEAL_WR, EV_FIRST, EV_LOSE, EV_PLACE,
-                                EV_SETUP_FLOOD, EV_SINK, EV_TEAM, EV_TURN, EV_WIN)
+from fisim.rules.events import (EV_CHOICE, EV_DEAL, EV_DEAL_WR, EV_DROWN, EV_FIRST, EV_FLOOD, EV_LOSE,
+                                EV_PLACE, EV_SETUP_FLOOD, EV_SINK, EV_TEAM, EV_TURN, EV_WATERS_RISE,
+                                EV_WIN)
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.options import ACTION, DISCARD, PASS, SWIM, WINDOW, decode
 
@@ -139,7 +140,8 @@ class Checker:
         return random_chooser(game, kind, seat, found)
 
 
-SETTINGS = [("official", 3)] + [(s, 1 if s == "solo" else 2 + i % 3) for i, s in enumerate(SWITCHES)]
+SETTINGS = ([("official", 3)] + [(s, 1 if s == "solo" else 2 + i % 3) for i, s in enumerate(SWITCHES)]
+            + [("heli-all+navigator-plain+no-heli-rescue+swim-seed000", 4)])
 LEVEL_NAMES = tuple(LEVELS)
 
 
@@ -147,7 +149,7 @@ LEVEL_NAMES = tuple(LEVELS)
 @pytest.mark.parametrize("layout_name", BUILTIN_NAMES)
 def test_random_games_keep_invariants(layout_name, rules, players):
     layout = builtin_layout(layout_name)
-    switches = () if rules == "official" else (rules,)
+    switches = () if rules == "official" else tuple(rules.split("+"))
     for i in range(20):
         config = GameConfig(players=players, level=LEVEL_NAMES[i % 4], switches=switches).validate()
         checker = Checker()
@@ -182,6 +184,21 @@ def check_transcript(game, config):
     for e in ev:
         if e[0] == EV_CHOICE:
             assert e[1] in (ACTION, WINDOW, DISCARD, SWIM) and e[3] >> 24 != PASS
+    # the transcript alone retraces the tiles' states and the water level
+    status, level = [DRY] * 24, config.start_level
+    for code, a, b, c in ev:
+        if code in (EV_SETUP_FLOOD, EV_FLOOD):
+            status[a] = FLOODED
+        elif code == EV_SINK:
+            status[a] = SUNK
+        elif code == EV_WATERS_RISE:
+            level = a
+        elif code == EV_CHOICE:
+            name, f1, f2, _ = decode(c)
+            dried = {"shore": [f1], "shore2": [f1, f2], "sand": [f2]}.get(name, [])
+            for cell in dried:
+                status[cell] = DRY
+    assert status == game.board.status and level == game.level
 
 
 def test_same_seed_same_game_and_replay_by_decisions():
@@ -399,12 +416,16 @@ def test_heli_rescue_of_swimmers():
     assert options(position("~BB", text + "rules: no-heli-rescue\n"), "heli") == set()
 
 
-def test_pawn_that_cannot_swim_has_no_option_unless_lifted():
-    """R-SWIM-3: no destination and no Helicopter Lift: nothing to choose (the pawn drowns)."""
+def test_pawn_that_cannot_swim_drowns_unless_lifted():
+    """R-SWIM-3: no destination: PASS (drown), or a Helicopter Lift if anyone holds one."""
     g = position("~TM ~TS ~HG", "engineer@TM:\ndecision: swim engineer\n")
-    assert options(g) == set()
+    assert options(g) == {"pass"}
     g = position("~TM ~TS ~HG", "engineer@TM: heli\ndecision: swim engineer\n")
-    assert len(options(g)) == 21
+    assert options(g) == {"pass"} | {f"heli engineer engineer {t}" for t in ALL_TILES - tiles("TM TS HG")}
+    g = position("~TM ~TS ~HG", "engineer@TM: heli\ndecision: swim engineer\nrules: no-heli-rescue\n")
+    assert options(g) == {"pass"}
+    # a pawn that can swim has no PASS
+    assert "pass" not in options(position("~BB", "diver@BB: heli\ndecision: swim diver\n"))
 
 
 # --- resuming from a position -------------------------------------------------------------------
@@ -445,3 +466,59 @@ def test_resume_plays_to_the_end():
     g.resume(random_chooser)
     assert g.result is not None
     check_end(g)
+
+
+SINKING = "treasure draw: fire fire wind wind\nactions 0\n"
+
+
+def test_stranded_pawn_drowns_when_its_tile_sinks():
+    """R-SWIM-3, R-LOSE drowned: DROWN then LOSE; PASS applied without asking."""
+    g = position("th ~MM ~WT", "engineer@TH:\n" + SINKING + "flood draw: TH\n")
+    g.resume(lambda *args: pytest.fail("nobody should be asked"))
+    assert [e[0] for e in g.events[-3:]] == [EV_SINK, EV_DROWN, EV_LOSE]
+    assert g.events[-2][1] == 0 and g.events[-1][1:3] == (4, 4)
+    assert g.result["cause"] == "drowned" and g.result["conditions"] == {"drowned"}
+
+
+def test_team_may_lift_a_stranded_pawn_or_let_it_drown():
+    """R-SPECIAL-WINDOWS: a rescue Lift is a choice; PASS lets the pawn drown."""
+    text = "engineer@TH:\npilot@FL: heli\n" + SINKING + "flood draw: CA TH\n"
+    asked = []
+
+    def let_drown(game, kind, seat, found):
+        asked.append((kind, seat, len(found)))
+        return found.index(0x01000000) if kind == SWIM else 0
+
+    g = position("th ~MM ~WT", text)
+    g.resume(let_drown)
+    assert (SWIM, 0, 22) in asked and g.result["cause"] == "drowned"
+    class Stop(Exception):
+        pass
+
+    swam = []
+
+    def lift_then_stop(game, kind, seat, found):
+        if kind == SWIM:
+            swam.append(seat)
+            return len(found) - 1                                   # the last Lift
+        if swam:
+            raise Stop
+        return 0                                                    # PASS at windows
+
+    g = position("th ~MM ~WT", text)
+    with pytest.raises(Stop):
+        g.resume(lift_then_stop)
+    rescue = next(e for e in g.events if e[0] == EV_CHOICE and e[1] == SWIM)
+    assert rescue[2] == 1 and decode(rescue[3])[0] == "heli"        # logged by the holder
+    assert g.players[0].cell == decode(rescue[3])[3]
+    assert g.players[1].hand[4] == 0 and g.treasure_discard[-1] == 4
+
+
+def test_immediate_loss_records_every_condition():
+    """R-LOSE-CAUSE: the second Earth temple sinks under a stranded pawn: treasure-lost + drowned."""
+    g = position("tm ~TS ~HG", "engineer@TM:\n" + SINKING + "flood draw: TM\n")
+    g.resume(random_chooser)
+    assert [e[0] for e in g.events[-2:]] == [EV_SINK, EV_LOSE]     # no DROWN event: lost at once
+    assert g.events[-1][1:3] == (2, 2 | 4)
+    assert g.result["cause"] == "treasure-lost"
+    assert g.result["conditions"] == {"treasure-lost", "drowned"}

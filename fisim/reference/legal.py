@@ -133,10 +133,13 @@ def swim_options(game, seat, sunk):
     """SWIM_TO each destination of the swimmer, plus Helicopter Lift rescues.
 
     A rescue (R-SPECIAL-WINDOWS, unless switch no-heli-rescue) lifts a set of pawns still on the
-    sunk cell that contains the swimmer (heli-all: all of them) to any existing cell.
+    sunk cell that contains the swimmer (heli-all: all of them) to any existing cell. A swimmer
+    with no destination also has PASS: nobody lifts it and it drowns (R-SWIM-3).
     """
     swimmer = game.players[seat]
     found = [code(SWIM_TO, d) for d in powers.swim_cells(game.board, swimmer.role, sunk, game.swim000)]
+    if not found:
+        found.append(code(PASS))
     if game.heli_rescue:
         holders = [p.seat for p in game.players if p.hand[HELI] > 0]
         if holders:

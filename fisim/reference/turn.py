@@ -58,12 +58,12 @@ def finish_turn(game):
 def decide(game, kind, seat, sunk=-1):
     """List the options of a decision; ask the chooser only when there are two or more.
 
-    Returns the chosen code, or None when there is no option at all (a pawn that cannot swim).
+    Every decision has at least one option (END, PASS, a card to drop, or PASS for a swimmer).
     """
     game.decision = Decision(kind, seat, sunk)
     found = legal.options(game, kind, seat, sunk)
-    if len(found) < 2:
-        chosen = found[0] if found else None
+    if len(found) == 1:
+        chosen = found[0]
     else:
         chosen = found[game.chooser(game, kind, seat, found)]
     game.decision = None
@@ -197,17 +197,22 @@ def sink(game, cell):
     if treasure_lost(game):
         conditions |= TREASURE_LOST
     if conditions:
-        if any(p.cell == cell and not legal.swim_options(game, p.seat, cell) for p in game.players):
+        if any(p.cell == cell and cannot_escape(game, p.seat, cell) for p in game.players):
             conditions |= DROWNED                       # R-LOSE-CAUSE: every condition that holds
         lose(game, conditions)
     for seat in seats_from(game, game.active):
         if game.players[seat].cell != cell:             # already lifted away
             continue
         c = decide(game, SWIM, seat, cell)
-        if c is None:                                   # R-SWIM-3
+        if c >> 24 == PASS:                             # R-SWIM-3: nobody lifts it
             game.log(EV_DROWN, seat)
             lose(game, DROWNED)
         carry_out(game, SWIM, seat, c)
+
+
+def cannot_escape(game, seat, cell):
+    """No swim destination and no Helicopter Lift that could carry the pawn (R-SWIM-3)."""
+    return all(c >> 24 == PASS for c in legal.swim_options(game, seat, cell))
 
 
 def seats_from(game, seat):
