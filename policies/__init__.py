@@ -1,0 +1,52 @@
+"""The policies: one module each, found by name in the registry or loaded from a user's file.
+
+A policy module defines NAME, VERSION and a Numba-jitted
+
+    decide(pub, geo, options, n, mem, rng) -> int
+
+returning the index (0..n-1) of its choice among options[:n]. `pub` is the public game record
+(fisim.rules.state), `geo` the layout's neighbour masks, `mem` a per-game int32 scratch array
+the policy may use between decisions, `rng` the game's policy random stream. A policy reads, and
+never writes, `pub`.
+"""
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+BUILTIN = {"random": "policies.random", "passive": "policies.passive"}
+
+
+class PolicyError(ValueError):
+    pass
+
+
+def load_policy(name):
+    """The policy module for a registry name (optionally `name@version`) or a .py file path."""
+    if name.endswith(".py"):
+        return _load_file(Path(name))
+    base, _, version = name.partition("@")
+    if base not in BUILTIN:
+        raise PolicyError(f"unknown policy {name!r}; choose one of: {', '.join(BUILTIN)}, or a .py file")
+    module = importlib.import_module(BUILTIN[base])
+    if version and version != str(module.VERSION):
+        raise PolicyError(f"policy {base} is at version {module.VERSION}, not {version}")
+    return module
+
+
+def _load_file(path):
+    if not path.is_file():
+        raise PolicyError(f"policy file {path} does not exist")
+    module_name = f"fisim_user_policy_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # a user's file: report any failure as one line
+        raise PolicyError(f"policy file {path} failed to load: {exc.__class__.__name__}: {exc}") from None
+    if not hasattr(module, "decide"):
+        raise PolicyError(f"policy file {path} defines no decide() function")
+    module.NAME = getattr(module, "NAME", path.stem)
+    module.VERSION = getattr(module, "VERSION", 1)
+    return module

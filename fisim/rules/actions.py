@@ -1,0 +1,320 @@
+"""Legal options at each decision point, and the effects of actions and special cards.
+
+Everything here is a pure function of `pub` (public state), the layout geometry and the config,
+so policies may call it too (for lookahead on a copy of `pub`). Option codes and their order are
+fixed by fisim.rules.options and docs/model.md; lists are built in ascending code order.
+"""
+from numba import njit
+
+from fisim.rules.config import C_HELI_ALL, C_NAV_PLAIN, C_NO_HELI_RESCUE, C_SWIM000
+from fisim.rules.constants import (DIVER, ENGINEER, EXPLORER, HELI, MESSENGER, N_HAND_KINDS,
+                                   N_TREASURES, NAVIGATOR, PILOT, SAND)
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, MOVE, NAV,
+                                 PASS, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code, field1, field2,
+                                 field3, otype)
+from fisim.rules.options import HELI as O_HELI
+from fisim.rules.options import SAND as O_SAND
+from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION, P_EXISTS,
+                               P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_SUNK_CELL,
+                               P_TDISC, P_TILE_AT, hand_at)
+
+
+
+@njit(cache=True)
+def spread(geo, cells, col):
+    """The union of the neighbour masks (column `col` of geo: 0 orthogonal, 1 diagonal) of `cells`."""
+    out = 0
+    c = 0
+    while cells:
+        if cells & 1:
+            out |= geo[c, col]
+        cells >>= 1
+        c += 1
+    return out
+
+
+@njit(cache=True)
+def step_mask(geo, cell, diagonal):
+    m = geo[cell, 0]
+    if diagonal:
+        m |= geo[cell, 1]
+    return m
+
+
+@njit(cache=True)
+def dive_reach(pub, geo, cell):
+    """R-ROLE-DIVER: existing cells reachable through flooded and/or sunk island cells."""
+    exists = pub[P_EXISTS]
+    through = pub[P_FLOODED] | (ALL_CELLS & ~exists)
+    reach = geo[cell, 0] & exists
+    frontier = geo[cell, 0] & through
+    seen = frontier
+    while frontier:
+        nb = spread(geo, frontier, 0)
+        reach |= nb & exists
+        frontier = nb & through & ~seen
+        seen |= frontier
+    return reach & ~(1 << cell)
+
+
+@njit(cache=True)
+def nav_reach(pub, geo, cfg, seat):
+    """R-ROLE-NAVIGATOR: cells a navigated pawn can reach in 1 or 2 steps, by its own power."""
+    exists = pub[P_EXISTS]
+    role = pub[P_ROLE + seat]
+    cell = pub[P_POS + seat]
+    plain = cfg[C_NAV_PLAIN] != 0
+    diagonal = role == EXPLORER and not plain
+    first = step_mask(geo, cell, diagonal)
+    via = first & exists
+    if role == DIVER and not plain:
+        via = first        # a moved Diver's intermediate step may be a sunk cell
+    reach = first & exists
+    c = 0
+    while via:
+        if via & 1:
+            reach |= step_mask(geo, c, diagonal) & exists
+        via >>= 1
+        c += 1
+    return reach & ~(1 << cell)
+
+
+@njit(cache=True)
+def swim_reach(pub, geo, cfg, seat, sunk):
+    """R-SWIM-1/2: existing cells the pawn of `seat` can swim to from the sunk cell."""
+    exists = pub[P_EXISTS]
+    role = pub[P_ROLE + seat]
+    if role == DIVER:
+        seen = 1 << sunk
+        frontier = seen
+        while frontier:
+            nb = spread(geo, frontier, 0) & ~seen
+            if nb & exists:
+                return nb & exists
+            seen |= nb
+            frontier = nb
+        return 0
+    only_diver = cfg[C_SWIM000] != 0
+    if role == PILOT and not only_diver:
+        return exists & ~(1 << sunk)
+    return step_mask(geo, sunk, role == EXPLORER and not only_diver) & exists
+
+
+@njit(cache=True)
+def win_available(pub, fools_cell):
+    """R-WIN: all treasures captured, every pawn on Fools' Landing, a Helicopter Lift in hand."""
+    if pub[P_CAPTURED] != 15 or not (pub[P_EXISTS] >> fools_cell) & 1:
+        return False
+    for s in range(pub[P_PLAYERS]):
+        if pub[P_POS + s] != fools_cell:
+            return False
+    for s in range(pub[P_PLAYERS]):
+        if pub[hand_at(s, HELI)] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
+    """Append one option per cell of `cells` (ascending): the cell is f1, or f2 after a fixed f1."""
+    c = 0
+    while cells:
+        if cells & 1:
+            if f2_is_cell:
+                opts[n] = code(kind, f1, c)
+            else:
+                opts[n] = code(kind, c)
+            n += 1
+        cells >>= 1
+        c += 1
+    return n
+
+
+@njit(cache=True)
+def _add_heli(pub, cfg, opts, n, holder, rescue_seat, sunk):
+    """R-SPECIAL-HELI plays by `holder`; with rescue_seat >= 0 only those lifting it off `sunk`."""
+    players = pub[P_PLAYERS]
+    exists = pub[P_EXISTS]
+    heli_all = cfg[C_HELI_ALL] != 0
+    for m in range(1, 1 << players):
+        low = 0
+        while not (m >> low) & 1:
+            low += 1
+        src = pub[P_POS + low]
+        on_src = 0
+        for s in range(players):
+            if pub[P_POS + s] == src:
+                on_src |= 1 << s
+        if m & ~on_src:
+            continue
+        if heli_all and m != on_src:
+            continue
+        if rescue_seat >= 0 and (src != sunk or not (m >> rescue_seat) & 1):
+            continue
+        dests = exists & ~(1 << src)
+        c = 0
+        while dests:
+            if dests & 1:
+                opts[n] = code(O_HELI, holder, m, c)
+                n += 1
+            dests >>= 1
+            c += 1
+    return n
+
+
+@njit(cache=True)
+def _add_specials(pub, cfg, opts, n, only_seat):
+    """Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0)."""
+    players = pub[P_PLAYERS]
+    for h in range(players):
+        if (only_seat < 0 or h == only_seat) and pub[hand_at(h, HELI)] > 0:
+            n = _add_heli(pub, cfg, opts, n, h, -1, -1)
+    for h in range(players):
+        if (only_seat < 0 or h == only_seat) and pub[hand_at(h, SAND)] > 0:
+            n = _add_cells(opts, n, O_SAND, h, pub[P_FLOODED], True)
+    return n
+
+
+@njit(cache=True)
+def _add_actions(pub, geo, cfg, opts, n):
+    """The active player's actions (R-ACT-*, R-ROLE-*), in ascending code order."""
+    a = pub[P_ACTIVE]
+    role = pub[P_ROLE + a]
+    cell = pub[P_POS + a]
+    exists = pub[P_EXISTS]
+    flooded = pub[P_FLOODED]
+    players = pub[P_PLAYERS]
+    explorer = role == EXPLORER
+    moves = step_mask(geo, cell, explorer) & exists                      # R-ACT-MOVE
+    n = _add_cells(opts, n, MOVE, 0, moves, False)
+    if role == PILOT and pub[P_FLIGHT_USED] == 0:                        # R-ROLE-PILOT
+        n = _add_cells(opts, n, FLY, 0, exists & ~(1 << cell), False)
+    if role == DIVER:                                                    # R-ROLE-DIVER
+        n = _add_cells(opts, n, DIVE, 0, dive_reach(pub, geo, cell) & ~moves, False)
+    if role == NAVIGATOR:                                                # R-ROLE-NAVIGATOR
+        for p in range(players):
+            if p != a:
+                n = _add_cells(opts, n, NAV, p, nav_reach(pub, geo, cfg, p), True)
+    shore = (step_mask(geo, cell, explorer) | (1 << cell)) & flooded     # R-ACT-SHORE
+    n = _add_cells(opts, n, SHORE, 0, shore, False)
+    if role == ENGINEER:                                                 # R-ROLE-ENGINEER
+        x = 0
+        rest = shore
+        while rest:
+            if rest & 1:
+                n = _add_cells(opts, n, SHORE2, x, shore & ~((2 << x) - 1), True)
+            rest >>= 1
+            x += 1
+    for k in range(N_TREASURES):                                         # R-ACT-GIVE
+        if pub[hand_at(a, k)] > 0:
+            for p in range(players):
+                if p != a and (role == MESSENGER or pub[P_POS + p] == cell):
+                    opts[n] = code(GIVE, k, p)
+                    n += 1
+    tile = pub[P_TILE_AT + cell]                                         # R-ACT-CAPTURE
+    if tile < 2 * N_TREASURES:
+        t = tile >> 1
+        if not (pub[P_CAPTURED] >> t) & 1 and pub[hand_at(a, t)] >= 4:
+            opts[n] = code(CAPTURE, t)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def list_options(pub, geo, cfg, opts):
+    """Fill `opts` with the legal options of the decision in pub[P_DECISION]; return their count."""
+    kind = pub[P_DECISION]
+    n = 0
+    if kind == ACTION:
+        opts[0] = code(END)
+        n = _add_actions(pub, geo, cfg, opts, 1)
+        n = _add_specials(pub, cfg, opts, n, -1)
+    elif kind == WINDOW:
+        opts[0] = code(PASS)
+        n = _add_specials(pub, cfg, opts, 1, -1)
+    elif kind == DISCARD:
+        s = pub[P_DECIDER]
+        n = _add_specials(pub, cfg, opts, 0, s)
+        for k in range(N_HAND_KINDS):
+            if pub[hand_at(s, k)] > 0:
+                opts[n] = code(DROP, k)
+                n += 1
+    elif kind == SWIM:
+        s = pub[P_DECIDER]
+        sunk = pub[P_SUNK_CELL]
+        dests = swim_reach(pub, geo, cfg, s, sunk)
+        if dests == 0:
+            opts[0] = code(PASS)          # R-SWIM-3: the pawn may be left to drown
+            n = _add_heli_rescues(pub, cfg, opts, 1, s, sunk)
+        else:
+            n = _add_heli_rescues(pub, cfg, opts, 0, s, sunk)
+            n = _add_cells(opts, n, SWIM_TO, 0, dests, False)
+    return n
+
+
+@njit(cache=True)
+def _add_heli_rescues(pub, cfg, opts, n, seat, sunk):
+    """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
+    if cfg[C_NO_HELI_RESCUE] == 0:
+        for h in range(pub[P_PLAYERS]):
+            if pub[hand_at(h, HELI)] > 0:
+                n = _add_heli(pub, cfg, opts, n, h, seat, sunk)
+    return n
+
+
+@njit(cache=True)
+def actor_of(pub, c):
+    """The seat that acts when option c is applied: a special card's holder, else the decider."""
+    t = otype(c)
+    if t == O_HELI or t == O_SAND:
+        return field1(c)
+    return pub[P_DECIDER]
+
+
+@njit(cache=True)
+def apply_special(pub, c):
+    """R-SPECIAL-HELI / R-SPECIAL-SAND: play the card and put it on the treasure discard."""
+    h = field1(c)
+    if otype(c) == O_HELI:
+        pub[hand_at(h, HELI)] -= 1
+        pub[P_TDISC + HELI] += 1
+        m = field2(c)
+        for s in range(pub[P_PLAYERS]):
+            if (m >> s) & 1:
+                pub[P_POS + s] = field3(c)
+    else:
+        pub[hand_at(h, SAND)] -= 1
+        pub[P_TDISC + SAND] += 1
+        pub[P_FLOODED] &= ~(1 << field2(c))
+
+
+@njit(cache=True)
+def apply_action(pub, c):
+    """Apply one action of the active player; return the seat that received a card, or -1."""
+    a = pub[P_ACTIVE]
+    t = otype(c)
+    if t == MOVE or t == DIVE:
+        pub[P_POS + a] = field1(c)
+    elif t == FLY:
+        pub[P_POS + a] = field1(c)
+        pub[P_FLIGHT_USED] = 1
+    elif t == NAV:
+        pub[P_POS + field1(c)] = field2(c)
+    elif t == SHORE:
+        pub[P_FLOODED] &= ~(1 << field1(c))
+    elif t == SHORE2:
+        pub[P_FLOODED] &= ~((1 << field1(c)) | (1 << field2(c)))
+    elif t == GIVE:
+        k = field1(c)
+        p = field2(c)
+        pub[hand_at(a, k)] -= 1
+        pub[hand_at(p, k)] += 1
+        return p
+    elif t == CAPTURE:
+        k = field1(c)
+        pub[hand_at(a, k)] -= 4
+        pub[P_TDISC + k] += 4
+        pub[P_CAPTURED] |= 1 << k
+    return -1
+
+

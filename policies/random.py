@@ -1,0 +1,12 @@
+"""`random`: uniform over the legal options, special cards and ending the phase included."""
+from numba import njit
+
+from fisim.rules.rng import randbelow
+
+NAME = "random"
+VERSION = 1
+
+
+@njit(cache=True)
+def decide(pub, geo, options, n, mem, rng):
+    return randbelow(rng, n)
