@@ -159,3 +159,75 @@ def record(layout, config, policy, seed, game, decisions=False):
     run.record_game(layout.geometry, config.to_array(), np.uint64(seed), np.int64(game),
                     pub, hid, rng, opts, mem, log, declog, out)
     return Recording(events_of(log), parse_declog(declog), out, pub)
+
+
+@dataclass
+class EngineGame:
+    """The engine's arrays for one game built from a hand-made Position (fisim.position), to list
+    legal options or run part of a turn from it; used by the rule tests and the cross-check."""
+
+    geo: np.ndarray
+    cfg: np.ndarray
+    buffers: tuple          # pub, hid, rng, opts, mem, log, declog
+
+    @property
+    def pub(self):
+        return self.buffers[0]
+
+    @classmethod
+    def from_position(cls, position, seed=0):
+        from fisim.rules.actions import list_options  # noqa: F401  (compiled on first use)
+        from fisim.rules.constants import N_HAND_KINDS, N_KINDS
+        from fisim.rules.rng import init_streams
+        buffers = st.new_buffers(1 << 16, 1 << 16)
+        pub, hid, rng = buffers[0], buffers[1], buffers[2]
+        p = position
+        for cell, tile in enumerate(p.tile_at):
+            pub[st.P_TILE_AT + cell] = tile
+            pub[st.P_CELL_OF + tile] = cell
+            if p.status[cell] != 2:
+                pub[st.P_EXISTS] |= 1 << cell
+            if p.status[cell] == 1:
+                pub[st.P_FLOODED] |= 1 << cell
+        pub[st.P_PLAYERS] = len(p.roles)
+        for s in range(4):
+            pub[st.P_ROLE + s] = p.roles[s] if s < len(p.roles) else -1
+            pub[st.P_POS + s] = p.pos[s] if s < len(p.roles) else -1
+            for k in range(N_HAND_KINDS):
+                pub[st.hand_at(s, k)] = p.hands[s][k] if s < len(p.roles) else 0
+        pub[st.P_CAPTURED] = sum(1 << t for t in p.captured)
+        pub[st.P_LEVEL] = p.level
+        pub[st.P_TDRAW_N] = len(p.treasure_draw)
+        for i, k in enumerate(p.treasure_draw):
+            hid[st.H_TPILE + i] = k
+            pub[st.P_TDRAW_COUNT + k] += 1
+        for k in range(N_KINDS):
+            pub[st.P_TDISC + k] = p.treasure_discard[k]
+        pub[st.P_FDRAW_N] = len(p.flood_draw)
+        for i, t in enumerate(p.flood_draw):
+            hid[st.H_FPILE + i] = t
+        pub[st.P_FDISC] = sum(1 << t for t in p.flood_discard)
+        pub[st.P_SUNK_COUNT] = sum(1 for s in p.status if s == 2)
+        for field, value in ((st.P_ACTIVE, p.active), (st.P_FIRST, p.active), (st.P_TURN, p.turn),
+                             (st.P_ACTIONS_LEFT, p.actions_left), (st.P_FLIGHT_USED, p.flight_used),
+                             (st.P_DECISION, p.decision), (st.P_DECIDER, p.decider),
+                             (st.P_SUNK_CELL, p.sunk_cell)):
+            pub[field] = value
+        init_streams(np.uint64(seed), rng)
+        return cls(p.layout.geometry, p.config.to_array(), buffers)
+
+    def legal_options(self):
+        from fisim.rules.actions import list_options
+        opts = self.buffers[3]
+        n = list_options(self.pub, self.geo, self.cfg, opts)
+        return [int(x) for x in opts[:n]]
+
+    def run(self, phase, policy, arg=0, script=()):
+        """Run a part of a turn (fisim.rules.runner.PHASE_*) with a policy; `script` (option codes)
+        is put in the policy's memory for a scripted policy. Returns the events it logged."""
+        mem, log = self.buffers[4], self.buffers[5]
+        mem[:] = 0
+        mem[1:1 + len(script)] = script
+        log[0] = 0
+        runner(policy).run_phase(self.geo, self.cfg, np.int64(phase), np.int64(arg), *self.buffers)
+        return events_of(log)

@@ -1,0 +1,62 @@
+"""Differential check: the Numba engine against the plain-Python reference, game by game.
+
+The engine records a game with every policy decision; the reference plays the same seed, is
+offered the same decisions, and must list exactly the same options at each and produce exactly
+the same events. The first disagreement is returned as a short report.
+"""
+from dataclasses import dataclass
+
+from fisim import engine, reference
+from fisim.rules.options import DECISION_NAMES, decode
+
+
+@dataclass
+class Mismatch:
+    game: int
+    what: str
+    step: int
+    engine: object
+    reference: object
+
+    def __str__(self):
+        return (f"game {self.game}: {self.what} differs at step {self.step}\n"
+                f"  engine:    {self.engine}\n  reference: {self.reference}")
+
+
+def crosscheck_game(layout, config, policy, seed, game):
+    """None if the engine and the reference agree on game `game`, else the first Mismatch."""
+    rec = engine.record(layout, config, policy, seed, game, decisions=True)
+    asked = iter(enumerate(rec.decisions))
+    problem = []
+
+    def chooser(g, kind, seat, options):
+        step, (ekind, eseat, eopts, chosen) = next(asked, (None, (None, None, None, None)))
+        if step is None:
+            problem.append(Mismatch(game, "number of decisions", len(rec.decisions), "no more", (kind, seat)))
+            raise _Stop
+        if (ekind, eseat, eopts) != (kind, seat, tuple(options)):
+            problem.append(Mismatch(game, "decision", step, _show(ekind, eseat, eopts),
+                                    _show(kind, seat, options)))
+            raise _Stop
+        return chosen
+
+    try:
+        ref = reference.play(layout, config, seed, game, chooser)
+    except _Stop:
+        return problem[0]
+    events = [tuple(int(x) for x in row) for row in rec.events]
+    for i, (a, b) in enumerate(zip(events, ref.events)):
+        if a != b:
+            return Mismatch(game, "event", i, a, b)
+    if len(events) != len(ref.events):
+        return Mismatch(game, "number of events", min(len(events), len(ref.events)),
+                        len(events), len(ref.events))
+    return None
+
+
+class _Stop(Exception):
+    pass
+
+
+def _show(kind, seat, options):
+    return f"{DECISION_NAMES[kind]} seat {seat}: {[decode(o) for o in options]}"
