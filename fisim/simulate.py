@@ -1,0 +1,124 @@
+"""`fisim.simulate`: play N games of one setting and return one row per game as a DataFrame."""
+
+import numpy as np
+import pandas as pd
+
+from fisim.rules.config import RULES_VERSION, GameConfig
+from fisim.rules.constants import LOSS_NAMES, ROLE_NAMES
+from fisim.rules.layouts import load_layout
+from fisim.rules.state import ERROR, WON
+from fisim.rules.turn import (R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR, R_FIRST, R_LEVEL,
+                              R_ROLE, R_STATUS, R_SUNK, R_TURNS)
+from fisim.stats import wilson
+
+CHUNK = 1 << 16
+
+
+class EngineError(RuntimeError):
+    """A policy chose an option that was not on offer, or a game did not end."""
+
+
+def make_config(level="normal", players=3, team=None, rules=(), first=None):
+    """A validated GameConfig from command-line style arguments (`rules` may include 'official')."""
+    switches = frozenset(r for r in rules if r != "official")
+    if isinstance(team, str):
+        from fisim.rules.config import parse_team
+        team = parse_team(team)
+    return GameConfig(players=players, level=level, team=team, first=first, switches=switches).validate()
+
+
+def simulate(level="normal", players=3, team=None, layout="standard", policy="random", rules=(),
+             games=10_000, seed=0, threads=None, first_game=0, progress=None):
+    """Play games first_game .. first_game+games-1 of one setting; one row per game.
+
+    `team` is None (a random team each game, as the box deals), a list of role names or
+    'diver,pilot'; `layout` a built-in name or a layout file; `policy` a registry name or a .py
+    file; `rules` rule switch names. `progress(n)` is called after each chunk of games."""
+    from fisim import engine
+    from policies import load_policy
+    config = make_config(level, players, team, rules)
+    island = load_layout(layout)
+    pol = load_policy(policy)
+    if games < 0 or seed < 0 or first_game < 0:
+        raise ValueError("games, seed and first_game must be non-negative")
+    parts = []
+    for lo in range(0, games, CHUNK):
+        n = min(CHUNK, games - lo)
+        parts.append(engine.play_batch(island, config, pol, seed, first_game + lo, n, threads))
+        if progress:
+            progress(n)
+    rows = np.concatenate(parts) if parts else np.zeros((0, R_ERROR + 1), np.int32)
+    bad = np.flatnonzero(rows[:, R_STATUS] == ERROR)
+    if bad.size:
+        from fisim.rules.options import DECISION_NAMES
+        g = first_game + int(bad[0])
+        at = int(rows[bad[0], R_ERROR])
+        what = (f"chose an option that was not offered at a {DECISION_NAMES[at - 1]} decision" if at
+                else "did not end within the turn limit")
+        raise EngineError(f"policy {pol.NAME}: game {g} {what}")
+    return _frame(rows, config, island.name, f"{pol.NAME}@{pol.VERSION}", seed, first_game)
+
+
+def _frame(rows, config, layout_name, policy_label, seed, first_game):
+    n = rows.shape[0]
+    cond = rows[:, R_CONDITIONS]
+    cause_bit = rows[:, R_CAUSE]
+    causes = np.array([""] + list(LOSS_NAMES), dtype=object)
+    cause_index = np.where(cause_bit > 0, np.log2(np.maximum(cause_bit, 1)).astype(int) + 1, 0)
+    roles = rows[:, R_ROLE:R_ROLE + config.players]
+    names = np.array(ROLE_NAMES, dtype=object)
+    team = ["+".join(names[r]) for r in roles] if n else []
+    frame = pd.DataFrame({
+        "game": np.arange(first_game, first_game + n, dtype=np.int64),
+        "seed": np.full(n, seed, dtype=np.int64),
+        "won": rows[:, R_STATUS] == WON,
+        "cause": pd.Categorical(causes[cause_index], categories=[""] + list(LOSS_NAMES)),
+        **{name.replace("-", "_"): (cond >> i & 1).astype(bool) for i, name in enumerate(LOSS_NAMES)},
+        "turns": rows[:, R_TURNS].astype(np.int16),
+        "water_level": rows[:, R_LEVEL].astype(np.int8),
+        "treasures": rows[:, R_CAPTURED].astype(np.int8),
+        "tiles_sunk": rows[:, R_SUNK].astype(np.int8),
+        "team": pd.Categorical(team),
+        "first_player": rows[:, R_FIRST].astype(np.int8),
+        "players": np.full(n, config.players, dtype=np.int8),
+        "layout": pd.Categorical([layout_name] * n),
+        "level": pd.Categorical([config.level] * n),
+        "policy": pd.Categorical([policy_label] * n),
+        "rules": pd.Categorical([config.rules_label] * n),
+    })
+    frame.attrs["rules_version"] = RULES_VERSION
+    return frame
+
+
+def summary(frame):
+    """The headline numbers of a simulate frame: win rate with its Wilson 95% interval, loss
+    causes (share of all games), mean turns and treasures."""
+    n = len(frame)
+    wins = int(frame["won"].sum())
+    low, high = wilson(wins, n)
+    causes = {}
+    for name in LOSS_NAMES:
+        k = int((frame["cause"] == name).sum())
+        causes[name] = (k, *wilson(k, n))
+    return {"games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci": (low, high),
+            "causes": causes, "mean_turns": float(frame["turns"].mean()) if n else 0.0,
+            "mean_treasures": float(frame["treasures"].mean()) if n else 0.0}
+
+
+def write_frame(frame, path):
+    """Write to .parquet or .csv atomically (a temporary file renamed into place)."""
+    import os
+    from pathlib import Path
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        if path.suffix == ".parquet":
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+

@@ -1,0 +1,15 @@
+"""Confidence intervals for the rates fisim reports (DESIGN: every rate carries its 95% interval)."""
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes, n, z=Z95):
+    """The Wilson score interval (low, high) for a binomial proportion; (0, 1) when n is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
