@@ -1,0 +1,62 @@
+"""A test policy: the `random` policy that first checks the game's invariants on the public
+record at every decision (R-TDECK, R-FDECK, R-METER, R-SWIM-3, R-HAND) and makes an illegal
+choice (-1, which the engine reports as an error) when one is broken."""
+from numba import njit
+
+from fisim.rules.constants import DECK_COUNTS, N_HAND_KINDS, N_KINDS
+from fisim.rules.options import DISCARD, SWIM
+from fisim.rules.rng import randbelow
+from fisim.rules.state import (P_CELL_OF, P_DECIDER, P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N,
+                               P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_SUNK_CELL, P_TDISC,
+                               P_TDRAW_COUNT, P_TDRAW_N, hand_at, hand_size, popcount)
+
+NAME = "invariant-random"
+VERSION = 1
+
+
+@njit(cache=True)
+def broken(pub, mem):
+    """0 when every invariant holds, else the number of the first one broken."""
+    players = pub[P_PLAYERS]
+    in_pile = 0
+    for k in range(N_KINDS):                      # every treasure card in exactly one place
+        held = 0
+        if k < N_HAND_KINDS:
+            for s in range(players):
+                held += pub[hand_at(s, k)]
+        if pub[P_TDRAW_COUNT + k] < 0 or pub[P_TDRAW_COUNT + k] + pub[P_TDISC + k] + held != DECK_COUNTS[k]:
+            return 1
+        in_pile += pub[P_TDRAW_COUNT + k]
+    if in_pile != pub[P_TDRAW_N]:
+        return 2
+    exists = pub[P_EXISTS]                        # the flood cards are exactly the unsunk tiles
+    if pub[P_FDRAW_N] + popcount(pub[P_FDISC]) != popcount(exists):
+        return 3
+    disc = pub[P_FDISC]
+    t = 0
+    while disc:
+        if disc & 1 and not (exists >> pub[P_CELL_OF + t]) & 1:
+            return 4
+        disc >>= 1
+        t += 1
+    if pub[P_FLOODED] & ~exists:
+        return 5
+    swimming = pub[P_DECISION] == SWIM
+    for s in range(players):                      # no pawn on a sunk tile (but the swimmers)
+        cell = pub[P_POS + s]
+        if not (exists >> cell) & 1 and not (swimming and cell == pub[P_SUNK_CELL]):
+            return 6
+        limit = 7 if players == 1 else 5
+        if hand_size(pub, s) > limit and not (pub[P_DECISION] == DISCARD and pub[P_DECIDER] == s):
+            return 7
+    if pub[P_LEVEL] < mem[0] or pub[P_LEVEL] >= 10:   # the meter never falls; skull ends the game
+        return 8
+    mem[0] = pub[P_LEVEL]
+    return 0
+
+
+@njit(cache=True)
+def decide(pub, geo, options, n, mem, rng):
+    if broken(pub, mem):
+        return -1
+    return randbelow(rng, n)

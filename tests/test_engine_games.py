@@ -1,0 +1,98 @@
+"""Whole games on the engine: invariants over many random games, reproducibility across thread
+counts, common random numbers across settings, and the result columns."""
+import numpy as np
+import pytest
+
+from fisim import engine
+from fisim.rules.config import SWITCHES, GameConfig
+from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
+from fisim.rules.state import ERROR, LOST, WON
+from fisim.rules.turn import R_CONDITIONS, R_CAUSE, R_LEVEL, R_STATUS, R_TURNS
+from fisim.simulate import simulate
+from policies import load_policy
+
+VARIANTS = [frozenset(), *(frozenset([s]) for s in SWITCHES if s != "solo"),
+            frozenset(["heli-all", "navigator-plain", "swim-seed000", "no-heli-rescue"])]
+
+
+def test_invariants_hold_at_every_decision_of_10000_random_games(invariant_random):
+    """R-TDECK, R-FDECK, R-METER, R-SWIM-3, R-HAND checked by the policy at every decision; every
+    game ends (no error, no turn limit). 10,080 games over all layouts, switches and sizes."""
+    played = 0
+    for i, name in enumerate(BUILTIN_NAMES):
+        layout = builtin_layout(name)
+        for j, switches in enumerate(VARIANTS):
+            for players in (1, 2, 3, 4):
+                config = GameConfig(players=players, level=("novice", "normal", "elite", "legendary")[(i + j) % 4],
+                                    switches=switches | ({"solo"} if players == 1 else set()))
+                rows = engine.play_batch(layout, config, invariant_random, seed=1000 * i + j, first_game=0,
+                                         n_games=24)
+                bad = np.flatnonzero(rows[:, R_STATUS] == ERROR)
+                assert bad.size == 0, f"{name} {config}: invariant broken in game {bad[0]}"
+                assert set(rows[:, R_STATUS]) <= {WON, LOST}
+                played += len(rows)
+    assert played >= 10_000
+
+
+def test_every_loss_records_its_primary_cause_among_its_conditions():
+    """R-LOSE-CAUSE: the primary cause is the highest-priority condition that holds."""
+    rows = engine.play_batch(builtin_layout("standard"), GameConfig(players=4, level="legendary"),
+                             load_policy("passive"), seed=5, first_game=0, n_games=5000)
+    lost = rows[rows[:, R_STATUS] == LOST]
+    assert len(lost) == 5000
+    cond, cause = lost[:, R_CONDITIONS], lost[:, R_CAUSE]
+    assert np.all(cause & cond) and np.all(cause == (cond & -cond))
+    skull = lost[cause == 8]
+    assert np.all(skull[:, R_LEVEL] == 10)
+
+
+@pytest.mark.parametrize("policy", ["random", "passive"])
+def test_results_do_not_depend_on_thread_count(policy):
+    layout, config = builtin_layout("coral-reef"), GameConfig(players=3, level="elite")
+    pol = load_policy(policy)
+    one = engine.play_batch(layout, config, pol, 42, 0, 3000, threads=1)
+    two = engine.play_batch(layout, config, pol, 42, 0, 3000, threads=2, block=7)
+    assert np.array_equal(one, two)
+
+
+def test_a_game_is_the_same_whichever_batch_it_is_played_in():
+    layout, config, pol = builtin_layout("standard"), GameConfig(players=2), load_policy("random")
+    whole = engine.play_batch(layout, config, pol, 9, 0, 500)
+    part = engine.play_batch(layout, config, pol, 9, 123, 77)
+    assert np.array_equal(whole[123:200], part)
+
+
+def _setup_events(layout, config, policy, seed, game):
+    from fisim.rules import events as ev
+    events = engine.record(layout, config, policy, seed, game).events
+    keep = {ev.EV_PLACE, ev.EV_SETUP_FLOOD, ev.EV_DEAL, ev.EV_DEAL_WR}
+    return [tuple(e) for e in events if e[0] in keep]
+
+
+def test_common_random_numbers_across_policy_team_and_switch():
+    """Game i starts from the same placement, floods and deal whatever the policy, team or switch."""
+    layout = builtin_layout("standard")
+    base = _setup_events(layout, GameConfig(players=3), load_policy("random"), 3, 17)
+    assert base == _setup_events(layout, GameConfig(players=3), load_policy("passive"), 3, 17)
+    assert base == _setup_events(layout, GameConfig(players=3, team=("diver", "pilot", "engineer")),
+                                 load_policy("random"), 3, 17)
+    assert base == _setup_events(layout, GameConfig(players=3, switches={"heli-all"}), load_policy("random"), 3, 17)
+    assert base != _setup_events(layout, GameConfig(players=3), load_policy("random"), 3, 18)
+
+
+def test_simulate_frame_columns_and_values():
+    frame = simulate(level="elite", players=2, team="diver,pilot", layout="skull-island", policy="passive",
+                     games=300, seed=4)
+    expected = {"game", "seed", "won", "cause", "landing_sunk", "treasure_lost", "drowned", "skull", "turns",
+                "water_level", "treasures", "tiles_sunk", "team", "first_player", "players", "layout", "level",
+                "policy", "rules"}
+    assert expected <= set(frame.columns)
+    assert list(frame["game"]) == list(range(300))
+    assert set(frame["team"]) == {"diver+pilot"}
+    assert not frame["won"].any() and (frame["treasures"] == 0).all()   # passive never captures
+    assert set(frame["first_player"]) == {0, 1}                          # R-SETUP-6: random start
+    loss_flags = frame[["landing_sunk", "treasure_lost", "drowned", "skull"]]
+    assert (loss_flags.any(axis=1) == ~frame["won"]).all()
+    rows = engine.play_batch(builtin_layout("skull-island"), GameConfig(players=2, level="elite",
+                             team=("diver", "pilot")), load_policy("passive"), 4, 0, 300)
+    assert np.array_equal(frame["turns"].to_numpy(), rows[:, R_TURNS])
