@@ -17,6 +17,8 @@ class Mismatch:
     step: int
     engine: object
     reference: object
+    engine_events: list = None       # the events before the disagreement (event mismatches)
+    reference_events: list = None
 
     def __str__(self):
         return (f"game {self.game}: {self.what} differs at step {self.step}\n"
@@ -24,7 +26,8 @@ class Mismatch:
 
 
 def crosscheck_game(layout, config, policy, seed, game):
-    """None if the engine and the reference agree on game `game`, else the first Mismatch."""
+    """(None, decisions compared) if the engine and the reference agree on game `game`, else
+    (the first Mismatch, decisions compared before it)."""
     rec = engine.record(layout, config, policy, seed, game, decisions=True)
     asked = iter(enumerate(rec.decisions))
     problem = []
@@ -43,15 +46,16 @@ def crosscheck_game(layout, config, policy, seed, game):
     try:
         ref = reference.play(layout, config, seed, game, chooser)
     except _Stop:
-        return problem[0]
+        return problem[0], problem[0].step
+    compared = len(rec.decisions)
     events = [tuple(int(x) for x in row) for row in rec.events]
     for i, (a, b) in enumerate(zip(events, ref.events)):
         if a != b:
-            return Mismatch(game, "event", i, a, b)
+            return Mismatch(game, "event", i, a, b, events[:i], ref.events[:i]), compared
     if len(events) != len(ref.events):
-        return Mismatch(game, "number of events", min(len(events), len(ref.events)),
-                        len(events), len(ref.events))
-    return None
+        i = min(len(events), len(ref.events))
+        return Mismatch(game, "number of events", i, len(events), len(ref.events), events, ref.events), compared
+    return None, compared
 
 
 class _Stop(Exception):

@@ -66,7 +66,7 @@ def specialise(decide, name):
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
         f = namespace[key]
-        namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__))
+        namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__), inline=("never" if key in ("run_block", "record_game", "run_phase", "play_game", "play_turn") else "always"))
     sys.modules[name] = module
     return module
 
@@ -154,7 +154,7 @@ def events_of(log):
 def record(layout, config, policy, seed, game, decisions=False):
     """Play game `game` of master `seed` with its transcript (and every policy decision) kept."""
     run = runner(policy)
-    pub, hid, rng, opts, mem, log, declog = st.new_buffers(1 << 20, (1 << 24) if decisions else 1)
+    pub, hid, rng, opts, mem, log, declog = st.new_buffers(1 << 18, (1 << 22) if decisions else 1)
     out = np.zeros(R_SIZE, dtype=np.int32)
     run.record_game(layout.geometry, config.to_array(), np.uint64(seed), np.int64(game),
                     pub, hid, rng, opts, mem, log, declog, out)

@@ -61,7 +61,7 @@ def ask(ctx, kind, decider):
     return opts[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lose(ctx, conditions):
     """R-LOSE / R-LOSE-CAUSE: record every condition and the primary cause (lowest bit first)."""
     pub = ctx.pub
@@ -71,7 +71,7 @@ def lose(ctx, conditions):
     log_event(ctx.log, ev.EV_LOSE, pub[P_CAUSE], conditions, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def claim_win(ctx):
     """R-WIN: the first seat from the active one holding a Helicopter Lift lifts the team off."""
     pub = ctx.pub
@@ -86,7 +86,7 @@ def claim_win(ctx):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def check_win(ctx):
     if win_available(ctx.pub, ctx.pub[P_CELL_OF + FOOLS_LANDING]):
         claim_win(ctx)
@@ -94,7 +94,7 @@ def check_win(ctx):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_special(ctx, kind, c):
     log_event(ctx.log, ev.EV_CHOICE, kind, actor_of(ctx.pub, c), c)
     apply_special(ctx.pub, c)
@@ -156,7 +156,7 @@ def action_phase(ctx):
                 return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flood_pile_add_discard(ctx):
     """Shuffle the flood discard (listed by ascending tile id) onto the top of the flood draw pile."""
     pub, hid = ctx.pub, ctx.hid
@@ -176,7 +176,7 @@ def flood_pile_add_discard(ctx):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def waters_rise(ctx):
     """R-DRAW-WR: raise the meter; the flood discard, shuffled, goes on top of the flood pile."""
     pub = ctx.pub
@@ -195,7 +195,7 @@ def waters_rise(ctx):
     pub[P_TDISC + WATERS_RISE] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def treasure_reshuffle(ctx):
     """R-DRAW-EMPTY: the treasure discard (listed by ascending kind) becomes the new draw pile."""
     pub, hid = ctx.pub, ctx.hid
@@ -339,7 +339,7 @@ def play_game(ctx, seed):
         play_turn(ctx)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def result_row(pub, out):
     out[R_STATUS] = pub[P_STATUS]
     out[R_CAUSE] = pub[P_CAUSE]

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Benchmark of the fisim engine (a measurement, not a test): games per second per policy on 1 and
+2 threads (median of repeats), compile time with a cold and with a warm cache, and peak memory.
+
+    python scripts/bench.py [--games 200000] [--repeats 5] [--policies random,passive]
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CHILD = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+from fisim import engine
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from policies import load_policy
+layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
+policy = load_policy(sys.argv[1])
+engine.play_batch(layout, config, policy, 0, 0, 10, threads=1)
+ready = time.perf_counter() - t0
+rates = {}
+for threads in (1, 2):
+    runs = []
+    for r in range(int(sys.argv[3])):
+        t = time.perf_counter()
+        engine.play_batch(layout, config, policy, 1 + r, 0, int(sys.argv[2]), threads=threads)
+        runs.append(int(sys.argv[2]) / (time.perf_counter() - t))
+    rates[threads] = runs
+print(json.dumps({"ready_s": ready, "rates": rates,
+                  "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def machine():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def run_child(policy, games, repeats, cache):
+    env = dict(os.environ, FISIM_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", CHILD, policy, str(games), str(repeats)],
+                         env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--policies", default="random,passive")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    print(f"setting: standard island, 3 players, normal, random teams; {args.games:,} games x {args.repeats} repeats")
+    for policy in args.policies.split(","):
+        with tempfile.TemporaryDirectory() as cache:
+            cold = run_child(policy, 1000, 1, cache)
+            warm = run_child(policy, args.games, args.repeats, cache)
+        one = statistics.median(warm["rates"]["1"])
+        two = statistics.median(warm["rates"]["2"])
+        print(f"{policy:>8}: 1 thread {one:>10,.0f} games/s | 2 threads {two:>10,.0f} games/s "
+              f"({two / 2:,.0f} per core) | compile cold {cold['ready_s']:.1f} s, warm cache "
+              f"{warm['ready_s']:.2f} s | peak memory {warm['peak_rss_mib']:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""The engine against the plain-Python reference (fisim/reference), and known exact answers."""
+import math
+
+import numpy as np
+from numba import njit
+
+from fisim.crosscheck import crosscheck_game
+from fisim.engine import EngineGame
+from fisim.position import parse_position
+from fisim.rules import events as ev
+from fisim.rules import state as st
+from fisim.rules.config import SWITCHES, GameConfig
+from fisim.rules.constants import HELI, N_TILES, SAND
+from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
+from fisim.rules.rng import game_seed
+from fisim.rules.runner import PHASE_DRAW
+from fisim.rules.setup import setup_game
+from fisim.stats import wilson
+from policies import load_policy
+
+LEVELS = ("novice", "normal", "elite", "legendary")
+TEAMS = (None, ("diver", "navigator"), ("pilot", "explorer", "engineer"),
+         ("messenger", "diver", "navigator", "explorer"))
+VARIANTS = [frozenset(), *(frozenset([s]) for s in SWITCHES if s != "solo"),
+            frozenset(["heli-all", "navigator-plain", "swim-seed000", "no-heli-rescue"])]
+
+
+def settings():
+    """(layout, config) pairs covering every layout, switch, level, player count and role."""
+    for i, name in enumerate(BUILTIN_NAMES):
+        for j, switches in enumerate(VARIANTS):
+            team = TEAMS[(i + j) % len(TEAMS)]
+            players = len(team) if team else 1 + (i + j) % 4
+            extra = {"solo"} if players == 1 else set()
+            yield builtin_layout(name), GameConfig(players=players, level=LEVELS[(i * 3 + j) % 4], team=team,
+                                                   switches=switches | extra)
+
+
+def test_engine_and_reference_agree_on_every_decision_and_event():
+    """>= 2,000 random-policy games with identical transcripts, and the same option lists at every
+    decision of them (>= 20,000 positions), over all layouts, switches, levels and roles."""
+    random = load_policy("random")
+    games = decisions = 0
+    for k, (layout, config) in enumerate(settings()):
+        for g in range(20):
+            mismatch, compared = crosscheck_game(layout, config, random, seed=k, game=g)
+            assert mismatch is None, f"{layout.name} {config}:\n{mismatch}"
+            games += 1
+            decisions += compared
+    assert games >= 2000 and decisions >= 20_000
+
+
+def test_passive_games_agree_too():
+    passive = load_policy("passive")
+    for k, (layout, config) in enumerate(settings()):
+        mismatch, _ = crosscheck_game(layout, config, passive, seed=k, game=0)
+        assert mismatch is None, f"{layout.name} {config}:\n{mismatch}"
+
+
+def test_waters_rise_to_the_skull_counts_exactly_9_8_7_6():
+    """R-METER: from Novice 9 Waters Rise! reach the skull, from Normal 8, Elite 7, Legendary 6."""
+    scripted = load_policy("passive")
+    board = """
+        . . TM TS . .
+        . WG HG CE CS .
+        CP TP FL BG CG GG
+        IG SG BB CA CF DD
+        . LL MM OB PR .
+        . . TH WT . .
+        pilot@FL:
+        water {level}
+        treasure draw: earth earth earth earth earth wind wind wind wind wind wr wr wr
+    """
+    for start, expected in zip((1, 2, 3, 4), (9, 8, 7, 6)):
+        game = EngineGame.from_position(parse_position(board.format(level=start)))
+        game.cfg[:] = GameConfig(players=1, switches={"solo"}, team=("pilot",)).to_array()
+        rises = 0
+        while game.pub[st.P_STATUS] == st.PLAYING:
+            events = game.run(PHASE_DRAW, scripted)
+            rises += int(np.sum(events[:, 0] == ev.EV_WATERS_RISE))
+        assert rises == expected
+        assert game.pub[st.P_LEVEL] == 10 and game.pub[st.P_CAUSE] == 8
+
+
+@njit(cache=True)
+def _setup_stats(geo, cfg, n, flooded_tile_counts, no_special):
+    """Set up n games; count per tile how often it starts flooded, and the games with no special."""
+    buffers = (np.zeros(st.P_SIZE, np.int32), np.zeros(st.H_SIZE, np.int32), geo, cfg,
+               np.zeros(6, np.uint64), np.zeros(4, np.int32), np.zeros(st.MEM_SIZE, np.int32),
+               np.zeros(1, np.int32), np.zeros(1, np.int32))
+    ctx = st.Ctx(*buffers)
+    for i in range(n):
+        setup_game(ctx, game_seed(77, i))
+        for t in range(N_TILES):
+            if (ctx.pub[st.P_FDISC] >> t) & 1:
+                flooded_tile_counts[t] += 1
+        specials = 0
+        for s in range(ctx.pub[st.P_PLAYERS]):
+            specials += ctx.pub[st.hand_at(s, HELI)] + ctx.pub[st.hand_at(s, SAND)]
+        if specials == 0:
+            no_special[0] += 1
+
+
+def _within(observed, n, p):
+    """Is observed/n within 4.5 standard errors of p? (A false alarm about once in 150,000 runs.)"""
+    return abs(observed / n - p) <= 4.5 * math.sqrt(p * (1 - p) / n)
+
+
+def test_initial_floods_and_deal_match_their_exact_probabilities():
+    """R-SETUP-2: each tile is among the 6 initial floods with probability 6/24 = 1/4.
+    R-SETUP-4: no Helicopter Lift or Sandbags among the 2n cards dealt to n players has probability
+    C(20, 2n) / C(25, 2n) (Waters Rise! are replaced, so the 2n come from the 25 other cards)."""
+    n = 100_000
+    for players in (2, 3, 4):
+        counts, none = np.zeros(N_TILES, np.int64), np.zeros(1, np.int64)
+        _setup_stats(builtin_layout("standard").geometry, GameConfig(players=players).to_array(), n, counts, none)
+        assert all(_within(c, n, 0.25) for c in counts), counts / n
+        exact = math.comb(20, 2 * players) / math.comb(25, 2 * players)
+        low, high = wilson(int(none[0]), n)
+        assert _within(int(none[0]), n, exact), (none[0] / n, exact, low, high)
