@@ -1,0 +1,3 @@
+from fisim.cli import main
+
+main()
