@@ -22,6 +22,9 @@ import fisim
 from fisim.rules import runner as runner_entry
 from fisim.rules import state as st
 from fisim.rules import turn
+from fisim.rules.actions import list_options
+from fisim.rules.constants import N_HAND_KINDS, N_KINDS
+from fisim.rules.rng import N_STREAMS, init_streams
 from fisim.rules.turn import R_SIZE
 
 _RULES_DIR = Path(__file__).parent / "rules"
@@ -35,22 +38,23 @@ _run_block, _record_game, _run_phase = _engine.run_block, _engine.record_game, _
 
 
 @njit(cache=True, parallel=True)
-def run_batch(geo, cfg, master_seed, first_game, n, out, block):
+def run_batch(geometry, cfg, master_seed, first_game, n, out, block):
     blocks = (n + block - 1) // block
     for b in prange(blocks):
         lo = b * block
-        _run_block(geo, cfg, master_seed, first_game, lo, min(n, lo + block), out)
+        _run_block(geometry, cfg, master_seed, first_game, lo, min(n, lo + block), out)
 
 
 @njit(cache=True)
-def record_game(geo, cfg, master_seed, game, pub, hid, rng, opts, mem, log, declog, out):
-    _record_game(geo, cfg, master_seed, game, pub, hid, rng, opts, mem, log, declog, out)
+def record_game(g, rng, master_seed, game, out):
+    _record_game(g, rng, master_seed, game, out)
 
 
 @njit(cache=True)
-def run_phase(geo, cfg, phase, arg, pub, hid, rng, opts, mem, log, declog):
-    _run_phase(geo, cfg, phase, arg, pub, hid, rng, opts, mem, log, declog)
+def run_phase(g, rng, phase, arg):
+    _run_phase(g, rng, phase, arg)
 '''
+_ENTRY_POINTS = ("run_block", "record_game", "run_phase", "play_game", "play_turn")
 _runners = {}
 
 
@@ -66,7 +70,9 @@ def specialise(decide, name):
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
         f = namespace[key]
-        namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__), inline=("never" if key in ("run_block", "record_game", "run_phase", "play_game", "play_turn") else "always"))
+        inline = "never" if key in _ENTRY_POINTS else "always"     # no call overhead inside a turn
+        namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
+                                    inline=inline)
     sys.modules[name] = module
     return module
 
@@ -137,97 +143,92 @@ class Recording:
     pub: np.ndarray
 
 
-def parse_declog(declog):
-    out, i = [], 1
-    while i < declog[0] + 1:
-        kind, seat, n = int(declog[i]), int(declog[i + 1]), int(declog[i + 2])
-        opts = tuple(int(x) for x in declog[i + 3:i + 3 + n])
-        out.append((kind, seat, opts, int(declog[i + 3 + n])))
+def events_of(g):
+    return g[st.LOG + 1:st.LOG + 1 + g[st.LOG]].reshape(-1, 4).copy()
+
+
+def decisions_of(g):
+    """(kind, seat, options, chosen index) for every decision recorded in game array g."""
+    out, start = [], g[st.X_DECLOG]
+    if not start:
+        return out
+    i, end = start + 1, start + 1 + g[start]
+    while i < end:
+        kind, seat, n = int(g[i]), int(g[i + 1]), int(g[i + 2])
+        out.append((kind, seat, tuple(int(x) for x in g[i + 3:i + 3 + n]), int(g[i + 3 + n])))
         i += n + 4
     return out
 
 
-def events_of(log):
-    return log[1:1 + log[0]].reshape(-1, 4).copy()
-
-
 def record(layout, config, policy, seed, game, decisions=False):
     """Play game `game` of master `seed` with its transcript (and every policy decision) kept."""
-    run = runner(policy)
-    pub, hid, rng, opts, mem, log, declog = st.new_buffers(1 << 18, (1 << 22) if decisions else 1)
+    g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0)
+    rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
-    run.record_game(layout.geometry, config.to_array(), np.uint64(seed), np.int64(game),
-                    pub, hid, rng, opts, mem, log, declog, out)
-    return Recording(events_of(log), parse_declog(declog), out, pub)
+    runner(policy).record_game(g, rng, np.uint64(seed), np.int64(game), out)
+    return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 
 
-@dataclass
 class EngineGame:
-    """The engine's arrays for one game built from a hand-made Position (fisim.position), to list
-    legal options or run part of a turn from it; used by the rule tests and the cross-check."""
+    """The engine's game array built from a hand-made Position (fisim.position), to list legal
+    options or run part of a turn from it; used by the rule tests."""
 
-    geo: np.ndarray
-    cfg: np.ndarray
-    buffers: tuple          # pub, hid, rng, opts, mem, log, declog
+    def __init__(self, g, rng):
+        self.g, self.rng = g, rng
 
     @property
     def pub(self):
-        return self.buffers[0]
+        return self.g[:st.P_SIZE]
 
     @classmethod
     def from_position(cls, position, seed=0):
-        from fisim.rules.actions import list_options  # noqa: F401  (compiled on first use)
-        from fisim.rules.constants import N_HAND_KINDS, N_KINDS
-        from fisim.rules.rng import init_streams
-        buffers = st.new_buffers(1 << 16, 1 << 16)
-        pub, hid, rng = buffers[0], buffers[1], buffers[2]
         p = position
+        g = st.new_game_array(p.layout.geometry, p.config.to_array(), 1 << 16)
         for cell, tile in enumerate(p.tile_at):
-            pub[st.P_TILE_AT + cell] = tile
-            pub[st.P_CELL_OF + tile] = cell
+            g[st.P_TILE_AT + cell] = tile
+            g[st.P_CELL_OF + tile] = cell
             if p.status[cell] != 2:
-                pub[st.P_EXISTS] |= 1 << cell
+                g[st.P_EXISTS] |= 1 << cell
             if p.status[cell] == 1:
-                pub[st.P_FLOODED] |= 1 << cell
-        pub[st.P_PLAYERS] = len(p.roles)
+                g[st.P_FLOODED] |= 1 << cell
+        g[st.P_PLAYERS] = len(p.roles)
         for s in range(4):
-            pub[st.P_ROLE + s] = p.roles[s] if s < len(p.roles) else -1
-            pub[st.P_POS + s] = p.pos[s] if s < len(p.roles) else -1
+            seated = s < len(p.roles)
+            g[st.P_ROLE + s] = p.roles[s] if seated else -1
+            g[st.P_POS + s] = p.pos[s] if seated else -1
             for k in range(N_HAND_KINDS):
-                pub[st.hand_at(s, k)] = p.hands[s][k] if s < len(p.roles) else 0
-        pub[st.P_CAPTURED] = sum(1 << t for t in p.captured)
-        pub[st.P_LEVEL] = p.level
-        pub[st.P_TDRAW_N] = len(p.treasure_draw)
+                g[st.hand_at(s, k)] = p.hands[s][k] if seated else 0
+        g[st.P_CAPTURED] = sum(1 << t for t in p.captured)
+        g[st.P_LEVEL] = p.level
+        g[st.P_TDRAW_N] = len(p.treasure_draw)
         for i, k in enumerate(p.treasure_draw):
-            hid[st.H_TPILE + i] = k
-            pub[st.P_TDRAW_COUNT + k] += 1
+            g[st.H_TPILE + i] = k
+            g[st.P_TDRAW_COUNT + k] += 1
         for k in range(N_KINDS):
-            pub[st.P_TDISC + k] = p.treasure_discard[k]
-        pub[st.P_FDRAW_N] = len(p.flood_draw)
+            g[st.P_TDISC + k] = p.treasure_discard[k]
+        g[st.P_FDRAW_N] = len(p.flood_draw)
         for i, t in enumerate(p.flood_draw):
-            hid[st.H_FPILE + i] = t
-        pub[st.P_FDISC] = sum(1 << t for t in p.flood_discard)
-        pub[st.P_SUNK_COUNT] = sum(1 for s in p.status if s == 2)
+            g[st.H_FPILE + i] = t
+        g[st.P_FDISC] = sum(1 << t for t in p.flood_discard)
+        g[st.P_SUNK_COUNT] = sum(1 for s in p.status if s == 2)
         for field, value in ((st.P_ACTIVE, p.active), (st.P_FIRST, p.active), (st.P_TURN, p.turn),
                              (st.P_ACTIONS_LEFT, p.actions_left), (st.P_FLIGHT_USED, p.flight_used),
                              (st.P_DECISION, p.decision), (st.P_DECIDER, p.decider),
                              (st.P_SUNK_CELL, p.sunk_cell)):
-            pub[field] = value
+            g[field] = value
+        rng = np.zeros(N_STREAMS, np.uint64)
         init_streams(np.uint64(seed), rng)
-        return cls(p.layout.geometry, p.config.to_array(), buffers)
+        return cls(g, rng)
 
     def legal_options(self):
-        from fisim.rules.actions import list_options
-        opts = self.buffers[3]
-        n = list_options(self.pub, self.geo, self.cfg, opts)
-        return [int(x) for x in opts[:n]]
+        n = list_options(self.g, self.g, st.OPTS)
+        return [int(x) for x in self.g[st.OPTS:st.OPTS + n]]
 
     def run(self, phase, policy, arg=0, script=()):
         """Run a part of a turn (fisim.rules.runner.PHASE_*) with a policy; `script` (option codes)
         is put in the policy's memory for a scripted policy. Returns the events it logged."""
-        mem, log = self.buffers[4], self.buffers[5]
-        mem[:] = 0
-        mem[1:1 + len(script)] = script
-        log[0] = 0
-        runner(policy).run_phase(self.geo, self.cfg, np.int64(phase), np.int64(arg), *self.buffers)
-        return events_of(log)
+        self.g[st.MEM:st.MEM + st.MEM_SIZE] = 0
+        self.g[st.MEM + 1:st.MEM + 1 + len(script)] = script
+        self.g[st.LOG] = 0
+        runner(policy).run_phase(self.g, self.rng, np.int64(phase), np.int64(arg))
+        return events_of(self.g)

@@ -2,12 +2,13 @@
 
 A policy module defines NAME, VERSION and a Numba-jitted
 
-    decide(pub, geo, options, n, mem, rng) -> int
+    decide(pub, options, n, mem, rng) -> int
 
 returning the index (0..n-1) of its choice among options[:n]. `pub` is the public game record
-(fisim.rules.state), `geo` the layout's neighbour masks, `mem` a per-game int32 scratch array
-the policy may use between decisions, `rng` the game's policy random stream. A policy reads, and
-never writes, `pub`.
+(fisim.rules.state: the island's geometry, the rules in force, the board, hands, piles as counts),
+`mem` a per-game int32 scratch array the policy may use between decisions, `rng` the game's
+policy random stream. A policy reads, and never writes, `pub`; the functions of
+fisim.rules.actions work on a copy of it for lookahead.
 """
 import importlib
 import importlib.util

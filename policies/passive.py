@@ -24,7 +24,7 @@ def _pick_type(options, n, kind, rng):
 
 
 @njit(cache=True)
-def decide(pub, geo, options, n, mem, rng):
+def decide(pub, options, n, mem, rng):
     first = otype(options[0])
     if first == END or first == PASS:
         return 0

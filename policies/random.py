@@ -8,5 +8,5 @@ VERSION = 1
 
 
 @njit(cache=True)
-def decide(pub, geo, options, n, mem, rng):
+def decide(pub, options, n, mem, rng):
     return randbelow(rng, n)

@@ -69,11 +69,11 @@ def test_waters_rise_to_the_skull_counts_exactly_9_8_7_6():
         . . TH WT . .
         pilot@FL:
         water {level}
+        rules: solo
         treasure draw: earth earth earth earth earth wind wind wind wind wind wr wr wr
     """
     for start, expected in zip((1, 2, 3, 4), (9, 8, 7, 6)):
         game = EngineGame.from_position(parse_position(board.format(level=start)))
-        game.cfg[:] = GameConfig(players=1, switches={"solo"}, team=("pilot",)).to_array()
         rises = 0
         while game.pub[st.P_STATUS] == st.PLAYING:
             events = game.run(PHASE_DRAW, scripted)
@@ -83,20 +83,17 @@ def test_waters_rise_to_the_skull_counts_exactly_9_8_7_6():
 
 
 @njit(cache=True)
-def _setup_stats(geo, cfg, n, flooded_tile_counts, no_special):
+def _setup_stats(g, n, flooded_tile_counts, no_special):
     """Set up n games; count per tile how often it starts flooded, and the games with no special."""
-    buffers = (np.zeros(st.P_SIZE, np.int32), np.zeros(st.H_SIZE, np.int32), geo, cfg,
-               np.zeros(6, np.uint64), np.zeros(4, np.int32), np.zeros(st.MEM_SIZE, np.int32),
-               np.zeros(1, np.int32), np.zeros(1, np.int32))
-    ctx = st.Ctx(*buffers)
+    rng = np.zeros(6, np.uint64)
     for i in range(n):
-        setup_game(ctx, game_seed(77, i))
+        setup_game(g, rng, game_seed(77, i))
         for t in range(N_TILES):
-            if (ctx.pub[st.P_FDISC] >> t) & 1:
+            if (g[st.P_FDISC] >> t) & 1:
                 flooded_tile_counts[t] += 1
         specials = 0
-        for s in range(ctx.pub[st.P_PLAYERS]):
-            specials += ctx.pub[st.hand_at(s, HELI)] + ctx.pub[st.hand_at(s, SAND)]
+        for s in range(g[st.P_PLAYERS]):
+            specials += g[st.hand_at(s, HELI)] + g[st.hand_at(s, SAND)]
         if specials == 0:
             no_special[0] += 1
 
@@ -113,7 +110,8 @@ def test_initial_floods_and_deal_match_their_exact_probabilities():
     n = 100_000
     for players in (2, 3, 4):
         counts, none = np.zeros(N_TILES, np.int64), np.zeros(1, np.int64)
-        _setup_stats(builtin_layout("standard").geometry, GameConfig(players=players).to_array(), n, counts, none)
+        g = st.new_game_array(builtin_layout("standard").geometry, GameConfig(players=players).to_array())
+        _setup_stats(g, n, counts, none)
         assert all(_within(c, n, 0.25) for c in counts), counts / n
         exact = math.comb(20, 2 * players) / math.comb(25, 2 * players)
         low, high = wilson(int(none[0]), n)

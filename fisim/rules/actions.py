@@ -1,8 +1,9 @@
 """Legal options at each decision point, and the effects of actions and special cards.
 
-Everything here is a pure function of `pub` (public state), the layout geometry and the config,
-so policies may call it too (for lookahead on a copy of `pub`). Option codes and their order are
-fixed by fisim.rules.options and docs/model.md; lists are built in ascending code order.
+Everything here is a pure function of `pub` (the public record, which includes the island's
+geometry and the rules in force), so policies may call it too, for lookahead on a copy of `pub`.
+Option codes and their order are fixed by fisim.rules.options and docs/model.md; lists are built
+in ascending code order.
 """
 from numba import njit
 
@@ -14,43 +15,43 @@ from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY,
                                  field3, otype)
 from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
-from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION, P_EXISTS,
-                               P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_SUNK_CELL,
-                               P_TDISC, P_TILE_AT, hand_at)
+from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER, P_DECISION,
+                               P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
+                               P_SUNK_CELL, P_TDISC, P_TILE_AT, diag, hand_at, orth)
 
 
 
 @njit(cache=True)
-def spread(geo, cells, col):
-    """The union of the neighbour masks (column `col` of geo: 0 orthogonal, 1 diagonal) of `cells`."""
+def spread(pub, cells):
+    """The union of the orthogonal neighbours of `cells` (a bitmask)."""
     out = 0
     c = 0
     while cells:
         if cells & 1:
-            out |= geo[c, col]
+            out |= orth(pub, c)
         cells >>= 1
         c += 1
     return out
 
 
-@njit(cache=True)
-def step_mask(geo, cell, diagonal):
-    m = geo[cell, 0]
+@njit(cache=True, inline="always")
+def step_mask(pub, cell, diagonal):
+    m = orth(pub, cell)
     if diagonal:
-        m |= geo[cell, 1]
+        m |= diag(pub, cell)
     return m
 
 
 @njit(cache=True)
-def dive_reach(pub, geo, cell):
+def dive_reach(pub, cell):
     """R-ROLE-DIVER: existing cells reachable through flooded and/or sunk island cells."""
     exists = pub[P_EXISTS]
     through = pub[P_FLOODED] | (ALL_CELLS & ~exists)
-    reach = geo[cell, 0] & exists
-    frontier = geo[cell, 0] & through
+    reach = orth(pub, cell) & exists
+    frontier = orth(pub, cell) & through
     seen = frontier
     while frontier:
-        nb = spread(geo, frontier, 0)
+        nb = spread(pub, frontier)
         reach |= nb & exists
         frontier = nb & through & ~seen
         seen |= frontier
@@ -58,14 +59,14 @@ def dive_reach(pub, geo, cell):
 
 
 @njit(cache=True)
-def nav_reach(pub, geo, cfg, seat):
+def nav_reach(pub, seat):
     """R-ROLE-NAVIGATOR: cells a navigated pawn can reach in 1 or 2 steps, by its own power."""
     exists = pub[P_EXISTS]
     role = pub[P_ROLE + seat]
     cell = pub[P_POS + seat]
-    plain = cfg[C_NAV_PLAIN] != 0
+    plain = pub[P_CFG + C_NAV_PLAIN] != 0
     diagonal = role == EXPLORER and not plain
-    first = step_mask(geo, cell, diagonal)
+    first = step_mask(pub, cell, diagonal)
     via = first & exists
     if role == DIVER and not plain:
         via = first        # a moved Diver's intermediate step may be a sunk cell
@@ -73,14 +74,14 @@ def nav_reach(pub, geo, cfg, seat):
     c = 0
     while via:
         if via & 1:
-            reach |= step_mask(geo, c, diagonal) & exists
+            reach |= step_mask(pub, c, diagonal) & exists
         via >>= 1
         c += 1
     return reach & ~(1 << cell)
 
 
 @njit(cache=True)
-def swim_reach(pub, geo, cfg, seat, sunk):
+def swim_reach(pub, seat, sunk):
     """R-SWIM-1/2: existing cells the pawn of `seat` can swim to from the sunk cell."""
     exists = pub[P_EXISTS]
     role = pub[P_ROLE + seat]
@@ -88,16 +89,16 @@ def swim_reach(pub, geo, cfg, seat, sunk):
         seen = 1 << sunk
         frontier = seen
         while frontier:
-            nb = spread(geo, frontier, 0) & ~seen
+            nb = spread(pub, frontier) & ~seen
             if nb & exists:
                 return nb & exists
             seen |= nb
             frontier = nb
         return 0
-    only_diver = cfg[C_SWIM000] != 0
+    only_diver = pub[P_CFG + C_SWIM000] != 0
     if role == PILOT and not only_diver:
         return exists & ~(1 << sunk)
-    return step_mask(geo, sunk, role == EXPLORER and not only_diver) & exists
+    return step_mask(pub, sunk, role == EXPLORER and not only_diver) & exists
 
 
 @njit(cache=True)
@@ -131,11 +132,11 @@ def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
 
 
 @njit(cache=True)
-def _add_heli(pub, cfg, opts, n, holder, rescue_seat, sunk):
+def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
     """R-SPECIAL-HELI plays by `holder`; with rescue_seat >= 0 only those lifting it off `sunk`."""
     players = pub[P_PLAYERS]
     exists = pub[P_EXISTS]
-    heli_all = cfg[C_HELI_ALL] != 0
+    heli_all = pub[P_CFG + C_HELI_ALL] != 0
     for m in range(1, 1 << players):
         low = 0
         while not (m >> low) & 1:
@@ -163,12 +164,12 @@ def _add_heli(pub, cfg, opts, n, holder, rescue_seat, sunk):
 
 
 @njit(cache=True)
-def _add_specials(pub, cfg, opts, n, only_seat):
+def _add_specials(pub, opts, n, only_seat):
     """Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0)."""
     players = pub[P_PLAYERS]
     for h in range(players):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, HELI)] > 0:
-            n = _add_heli(pub, cfg, opts, n, h, -1, -1)
+            n = _add_heli(pub, opts, n, h, -1, -1)
     for h in range(players):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, SAND)] > 0:
             n = _add_cells(opts, n, O_SAND, h, pub[P_FLOODED], True)
@@ -176,7 +177,7 @@ def _add_specials(pub, cfg, opts, n, only_seat):
 
 
 @njit(cache=True)
-def _add_actions(pub, geo, cfg, opts, n):
+def _add_actions(pub, opts, n):
     """The active player's actions (R-ACT-*, R-ROLE-*), in ascending code order."""
     a = pub[P_ACTIVE]
     role = pub[P_ROLE + a]
@@ -185,17 +186,17 @@ def _add_actions(pub, geo, cfg, opts, n):
     flooded = pub[P_FLOODED]
     players = pub[P_PLAYERS]
     explorer = role == EXPLORER
-    moves = step_mask(geo, cell, explorer) & exists                      # R-ACT-MOVE
+    moves = step_mask(pub, cell, explorer) & exists                      # R-ACT-MOVE
     n = _add_cells(opts, n, MOVE, 0, moves, False)
     if role == PILOT and pub[P_FLIGHT_USED] == 0:                        # R-ROLE-PILOT
         n = _add_cells(opts, n, FLY, 0, exists & ~(1 << cell), False)
     if role == DIVER:                                                    # R-ROLE-DIVER
-        n = _add_cells(opts, n, DIVE, 0, dive_reach(pub, geo, cell) & ~moves, False)
+        n = _add_cells(opts, n, DIVE, 0, dive_reach(pub, cell) & ~moves, False)
     if role == NAVIGATOR:                                                # R-ROLE-NAVIGATOR
         for p in range(players):
             if p != a:
-                n = _add_cells(opts, n, NAV, p, nav_reach(pub, geo, cfg, p), True)
-    shore = (step_mask(geo, cell, explorer) | (1 << cell)) & flooded     # R-ACT-SHORE
+                n = _add_cells(opts, n, NAV, p, nav_reach(pub, p), True)
+    shore = (step_mask(pub, cell, explorer) | (1 << cell)) & flooded     # R-ACT-SHORE
     n = _add_cells(opts, n, SHORE, 0, shore, False)
     if role == ENGINEER:                                                 # R-ROLE-ENGINEER
         x = 0
@@ -221,44 +222,45 @@ def _add_actions(pub, geo, cfg, opts, n):
 
 
 @njit(cache=True)
-def list_options(pub, geo, cfg, opts):
-    """Fill `opts` with the legal options of the decision in pub[P_DECISION]; return their count."""
+def list_options(pub, out, at):
+    """Write the legal options of the decision in pub[P_DECISION] to out[at:], in ascending code
+    order; return how many there are."""
     kind = pub[P_DECISION]
-    n = 0
+    n = at
     if kind == ACTION:
-        opts[0] = code(END)
-        n = _add_actions(pub, geo, cfg, opts, 1)
-        n = _add_specials(pub, cfg, opts, n, -1)
+        out[n] = code(END)
+        n = _add_actions(pub, out, n + 1)
+        n = _add_specials(pub, out, n, -1)
     elif kind == WINDOW:
-        opts[0] = code(PASS)
-        n = _add_specials(pub, cfg, opts, 1, -1)
+        out[n] = code(PASS)
+        n = _add_specials(pub, out, n + 1, -1)
     elif kind == DISCARD:
         s = pub[P_DECIDER]
-        n = _add_specials(pub, cfg, opts, 0, s)
+        n = _add_specials(pub, out, n, s)
         for k in range(N_HAND_KINDS):
             if pub[hand_at(s, k)] > 0:
-                opts[n] = code(DROP, k)
+                out[n] = code(DROP, k)
                 n += 1
     elif kind == SWIM:
         s = pub[P_DECIDER]
         sunk = pub[P_SUNK_CELL]
-        dests = swim_reach(pub, geo, cfg, s, sunk)
+        dests = swim_reach(pub, s, sunk)
         if dests == 0:
-            opts[0] = code(PASS)          # R-SWIM-3: the pawn may be left to drown
-            n = _add_heli_rescues(pub, cfg, opts, 1, s, sunk)
+            out[n] = code(PASS)          # R-SWIM-3: the pawn may be left to drown
+            n = _add_heli_rescues(pub, out, n + 1, s, sunk)
         else:
-            n = _add_heli_rescues(pub, cfg, opts, 0, s, sunk)
-            n = _add_cells(opts, n, SWIM_TO, 0, dests, False)
-    return n
+            n = _add_heli_rescues(pub, out, n, s, sunk)
+            n = _add_cells(out, n, SWIM_TO, 0, dests, False)
+    return n - at
 
 
 @njit(cache=True)
-def _add_heli_rescues(pub, cfg, opts, n, seat, sunk):
+def _add_heli_rescues(pub, opts, n, seat, sunk):
     """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
-    if cfg[C_NO_HELI_RESCUE] == 0:
+    if pub[P_CFG + C_NO_HELI_RESCUE] == 0:
         for h in range(pub[P_PLAYERS]):
             if pub[hand_at(h, HELI)] > 0:
-                n = _add_heli(pub, cfg, opts, n, h, seat, sunk)
+                n = _add_heli(pub, opts, n, h, seat, sunk)
     return n
 
 

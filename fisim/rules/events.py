@@ -4,6 +4,10 @@ The engine writes them when asked to record a game; the reference produces the s
 transcript formatter turns them into text. Two implementations that agree on every event of a
 game have played the same game.
 """
+from numba import njit
+
+from fisim.rules.state import LOG, X_LOG_CAP
+
 EV_PLACE = 0           # a=cell, b=tile                       (setup: the tile placed on a cell)
 EV_SETUP_FLOOD = 1     # a=cell                               (one of the 6 initial floods)
 EV_TEAM = 2            # a=seat, b=role, c=start cell
@@ -24,3 +28,15 @@ EV_DROWN = 16          # a=seat
 EV_WIN = 17            # a=seat that played the Helicopter Lift
 EV_LOSE = 18           # a=primary cause bit, b=conditions mask
 EV_WIDTH = 4
+
+
+@njit(cache=True)
+def log_event(g, code, a, b, c):
+    """Append an event to game array g's transcript, if it has room for one."""
+    i = g[LOG]
+    if i + 4 <= g[X_LOG_CAP]:
+        g[LOG + 1 + i] = code
+        g[LOG + 2 + i] = a
+        g[LOG + 3 + i] = b
+        g[LOG + 4 + i] = c
+        g[LOG] = i + 4

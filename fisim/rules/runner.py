@@ -6,42 +6,43 @@ from (master seed, game index), so a block's results do not depend on which thre
 """
 import numpy as np
 
-from fisim.rules.options import MAX_OPTIONS
 from fisim.rules.rng import N_STREAMS, game_seed
-from fisim.rules.state import H_SIZE, MEM_SIZE, P_SIZE, Ctx
-from fisim.rules.turn import flood_phase, draw_phase, action_phase, play_game, play_turn, result_row, sink
+from fisim.rules.state import LOG, P_CFG, P_GEO
+from fisim.rules.turn import action_phase, draw_phase, flood_phase, play_game, play_turn, result_row, sink
 
 
-def run_block(geo, cfg, master_seed, first_game, lo, hi, out):
+def run_block(geometry, cfg, master_seed, first_game, lo, hi, out):
     """Play games first_game+lo .. first_game+hi-1 into out[lo:hi]."""
-    ctx = Ctx(np.zeros(P_SIZE, np.int32), np.zeros(H_SIZE, np.int32), geo, cfg,
-              np.zeros(N_STREAMS, np.uint64), np.zeros(MAX_OPTIONS, np.int32),
-              np.zeros(MEM_SIZE, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32))
+    g = np.zeros(LOG + 1, np.int32)
+    cells = geometry.shape[0]
+    for c in range(cells):
+        g[P_GEO + 2 * c] = geometry[c, 0]
+        g[P_GEO + 2 * c + 1] = geometry[c, 1]
+    g[P_CFG:P_CFG + cfg.shape[0]] = cfg
+    rng = np.zeros(N_STREAMS, np.uint64)
     for i in range(lo, hi):
-        play_game(ctx, game_seed(master_seed, first_game + i))
-        result_row(ctx.pub, out[i])
+        play_game(g, rng, game_seed(master_seed, first_game + i))
+        result_row(g, out[i])
 
 
-def record_game(geo, cfg, master_seed, game, pub, hid, rng, opts, mem, log, declog, out):
-    """Play one game with its events (and, if declog is large, every decision) recorded."""
-    ctx = Ctx(pub, hid, geo, cfg, rng, opts, mem, log, declog)
-    play_game(ctx, game_seed(master_seed, game))
-    result_row(pub, out)
+def record_game(g, rng, master_seed, game, out):
+    """Play one game in a game array made with room for its transcript (and decisions)."""
+    play_game(g, rng, game_seed(master_seed, game))
+    result_row(g, out)
 
 
 PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN, PHASE_SINK = range(5)
 
 
-def run_phase(geo, cfg, phase, arg, pub, hid, rng, opts, mem, log, declog):
+def run_phase(g, rng, phase, arg):
     """Run one part of a turn from a given position (for rule tests on hand-built positions)."""
-    ctx = Ctx(pub, hid, geo, cfg, rng, opts, mem, log, declog)
     if phase == PHASE_ACTIONS:
-        action_phase(ctx)
+        action_phase(g, rng)
     elif phase == PHASE_DRAW:
-        draw_phase(ctx)
+        draw_phase(g, rng)
     elif phase == PHASE_FLOOD:
-        flood_phase(ctx)
+        flood_phase(g, rng)
     elif phase == PHASE_TURN:
-        play_turn(ctx)
+        play_turn(g, rng)
     elif phase == PHASE_SINK:
-        sink(ctx, arg)
+        sink(g, rng, arg)

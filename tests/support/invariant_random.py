@@ -3,10 +3,11 @@ record at every decision (R-TDECK, R-FDECK, R-METER, R-SWIM-3, R-HAND) and makes
 choice (-1, which the engine reports as an error) when one is broken."""
 from numba import njit
 
+from fisim.rules.config import C_HAND_LIMIT
 from fisim.rules.constants import DECK_COUNTS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DISCARD, SWIM
 from fisim.rules.rng import randbelow
-from fisim.rules.state import (P_CELL_OF, P_DECIDER, P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N,
+from fisim.rules.state import (P_CELL_OF, P_CFG, P_DECIDER, P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N,
                                P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_SUNK_CELL, P_TDISC,
                                P_TDRAW_COUNT, P_TDRAW_N, hand_at, hand_size, popcount)
 
@@ -46,8 +47,7 @@ def broken(pub, mem):
         cell = pub[P_POS + s]
         if not (exists >> cell) & 1 and not (swimming and cell == pub[P_SUNK_CELL]):
             return 6
-        limit = 7 if players == 1 else 5
-        if hand_size(pub, s) > limit and not (pub[P_DECISION] == DISCARD and pub[P_DECIDER] == s):
+        if hand_size(pub, s) > pub[P_CFG + C_HAND_LIMIT] and not (pub[P_DECISION] == DISCARD and pub[P_DECIDER] == s):
             return 7
     if pub[P_LEVEL] < mem[0] or pub[P_LEVEL] >= 10:   # the meter never falls; skull ends the game
         return 8
@@ -56,7 +56,7 @@ def broken(pub, mem):
 
 
 @njit(cache=True)
-def decide(pub, geo, options, n, mem, rng):
+def decide(pub, options, n, mem, rng):
     if broken(pub, mem):
         return -1
     return randbelow(rng, n)

@@ -8,7 +8,7 @@ VERSION = 1
 
 
 @njit(cache=True)
-def decide(pub, geo, options, n, mem, rng):
+def decide(pub, options, n, mem, rng):
     target = mem[1 + mem[0]]
     mem[0] += 1
     for i in range(n):
