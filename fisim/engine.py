@@ -54,7 +54,6 @@ def record_game(g, rng, master_seed, game, out):
 def run_phase(g, rng, phase, arg):
     _run_phase(g, rng, phase, arg)
 '''
-_ENTRY_POINTS = ("run_block", "record_game", "run_phase", "play_game", "play_turn")
 _runners = {}
 
 
@@ -70,9 +69,7 @@ def specialise(decide, name):
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
         f = namespace[key]
-        inline = "never" if key in _ENTRY_POINTS else "always"     # no call overhead inside a turn
-        namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
-                                    inline=inline)
+        namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__))
     sys.modules[name] = module
     return module
 
