@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 import fisim
+import policies
 from fisim.rules import runner as runner_entry
 from fisim.rules import state as st
 from fisim.rules import turn
@@ -28,6 +29,7 @@ from fisim.rules.rng import N_STREAMS, init_streams
 from fisim.rules.turn import R_SIZE
 
 _RULES_DIR = Path(__file__).parent / "rules"
+_POLICIES_DIR = Path(policies.__file__).parent
 _TEMPLATE = '''"""fisim runner for policy {name} (generated; safe to delete)."""
 from numba import njit, prange
 from fisim.engine import specialise
@@ -82,8 +84,12 @@ def cache_dir():
 
 
 def _source_key(policy):
+    """A hash of everything a runner compiles: the rules engine, the built-in policies (which may
+    share helpers) and the policy's own file. Only the runners are cached on disk: a cached function
+    would not notice a change in another file it calls."""
     h = hashlib.sha256(f"{fisim.__version__} numba {numba.__version__}".encode())
-    for path in sorted(_RULES_DIR.glob("*.py")) + [Path(__file__), Path(policy.__file__)]:
+    sources = sorted(_RULES_DIR.glob("*.py")) + sorted(_POLICIES_DIR.glob("*.py"))
+    for path in sources + [Path(__file__), Path(policy.__file__)]:
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

@@ -11,7 +11,7 @@ NAME = "passive"
 VERSION = 1
 
 
-@njit(cache=True)
+@njit
 def _pick_type(options, n, kind, rng):
     """A uniformly random index among the options of one type (they are contiguous)."""
     lo = 0
@@ -23,7 +23,7 @@ def _pick_type(options, n, kind, rng):
     return lo + randbelow(rng, hi - lo)
 
 
-@njit(cache=True)
+@njit
 def decide(pub, options, n, mem, rng):
     first = otype(options[0])
     if first == END or first == PASS:

@@ -7,6 +7,6 @@ NAME = "random"
 VERSION = 1
 
 
-@njit(cache=True)
+@njit
 def decide(pub, options, n, mem, rng):
     return randbelow(rng, n)

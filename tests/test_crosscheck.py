@@ -82,7 +82,7 @@ def test_waters_rise_to_the_skull_counts_exactly_9_8_7_6():
         assert game.pub[st.P_LEVEL] == 10 and game.pub[st.P_CAUSE] == 8
 
 
-@njit(cache=True)
+@njit
 def _setup_stats(g, n, flooded_tile_counts, no_special):
     """Set up n games; count per tile how often it starts flooded, and the games with no special."""
     rng = np.zeros(6, np.uint64)

@@ -410,12 +410,6 @@ def test_no_win_without_every_condition(missing):
     assert run.story == ["action diver: end"] and run.over is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "R-WIN says fisim claims the win as soon as it is available, and R-SPECIAL-1 lets the Lift be "
-    "played at any time; but the engine and the reference (following docs/model.md) only check "
-    "the win before ACTION, WINDOW and DISCARD decisions, so a win made available by the third "
-    "action is not claimed before the first treasure card is drawn: here that card is a Waters "
-    "Rise! at water 9 and the team loses to the skull instead of winning."))
 def test_win_made_available_by_the_last_action_is_claimed_before_drawing():
     """R-WIN: the third action brings the last pawn onto Fools' Landing; the team wins then, before
     the treasure draw (whose top card would raise the water to the skull)."""

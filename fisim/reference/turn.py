@@ -96,6 +96,7 @@ def action_phase(game):
         game.actions_left -= 1
         if t == GIVE:                                   # R-HAND: the receiver discards at once
             hand_limit(game, (c >> 8) & 0xFF)
+    check_win(game)                                     # R-WIN: the last action may complete it
 
 
 # --- special-card windows and the hand limit ---------------------------------------------------

@@ -21,7 +21,7 @@ from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER
 
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def spread(pub, cells):
     """The union of the orthogonal neighbours of `cells` (a bitmask)."""
     out = 0
@@ -34,7 +34,7 @@ def spread(pub, cells):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def step_mask(pub, cell, diagonal):
     m = orth(pub, cell)
     if diagonal:
@@ -42,7 +42,7 @@ def step_mask(pub, cell, diagonal):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def dive_reach(pub, cell):
     """R-ROLE-DIVER: existing cells reachable through flooded and/or sunk island cells."""
     exists = pub[P_EXISTS]
@@ -58,7 +58,7 @@ def dive_reach(pub, cell):
     return reach & ~(1 << cell)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def nav_reach(pub, seat):
     """R-ROLE-NAVIGATOR: cells a navigated pawn can reach in 1 or 2 steps, by its own power."""
     exists = pub[P_EXISTS]
@@ -80,7 +80,7 @@ def nav_reach(pub, seat):
     return reach & ~(1 << cell)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def swim_reach(pub, seat, sunk):
     """R-SWIM-1/2: existing cells the pawn of `seat` can swim to from the sunk cell."""
     exists = pub[P_EXISTS]
@@ -101,7 +101,7 @@ def swim_reach(pub, seat, sunk):
     return step_mask(pub, sunk, role == EXPLORER and not only_diver) & exists
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def win_available(pub, fools_cell):
     """R-WIN: all treasures captured, every pawn on Fools' Landing, a Helicopter Lift in hand."""
     if pub[P_CAPTURED] != 15 or not (pub[P_EXISTS] >> fools_cell) & 1:
@@ -115,7 +115,7 @@ def win_available(pub, fools_cell):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     """Append one option per cell of `cells` (ascending): the cell is f1, or f2 after a fixed f1."""
     c = 0
@@ -131,7 +131,7 @@ def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
     """R-SPECIAL-HELI plays by `holder`; with rescue_seat >= 0 only those lifting it off `sunk`."""
     players = pub[P_PLAYERS]
@@ -163,7 +163,7 @@ def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _add_specials(pub, opts, n, only_seat):
     """Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0)."""
     players = pub[P_PLAYERS]
@@ -176,7 +176,7 @@ def _add_specials(pub, opts, n, only_seat):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _add_actions(pub, opts, n):
     """The active player's actions (R-ACT-*, R-ROLE-*), in ascending code order."""
     a = pub[P_ACTIVE]
@@ -221,7 +221,7 @@ def _add_actions(pub, opts, n):
     return n
 
 
-@njit(cache=True)
+@njit
 def list_options(pub, out, at):
     """Write the legal options of the decision in pub[P_DECISION] to out[at:], in ascending code
     order; return how many there are."""
@@ -254,7 +254,7 @@ def list_options(pub, out, at):
     return n - at
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def _add_heli_rescues(pub, opts, n, seat, sunk):
     """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
     if pub[P_CFG + C_NO_HELI_RESCUE] == 0:
@@ -264,7 +264,7 @@ def _add_heli_rescues(pub, opts, n, seat, sunk):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def actor_of(pub, c):
     """The seat that acts when option c is applied: a special card's holder, else the decider."""
     t = otype(c)
@@ -273,7 +273,7 @@ def actor_of(pub, c):
     return pub[P_DECIDER]
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def apply_special(pub, c):
     """R-SPECIAL-HELI / R-SPECIAL-SAND: play the card and put it on the treasure discard."""
     h = field1(c)
@@ -290,7 +290,7 @@ def apply_special(pub, c):
         pub[P_FLOODED] &= ~(1 << field2(c))
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def apply_action(pub, c):
     """Apply one action of the active player; return the seat that received a card, or -1."""
     a = pub[P_ACTIVE]

@@ -30,7 +30,7 @@ EV_LOSE = 18           # a=primary cause bit, b=conditions mask
 EV_WIDTH = 4
 
 
-@njit(cache=True)
+@njit
 def log_event(g, code, a, b, c):
     """Append an event to game array g's transcript, if it has room for one."""
     i = g[LOG]

@@ -40,27 +40,27 @@ ACTION_TYPES = (MOVE, FLY, DIVE, NAV, SHORE, SHORE2, GIVE, CAPTURE)   # each cos
 MAX_OPTIONS = 2048
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def code(kind, f1=0, f2=0, f3=0):
     return (kind << 24) | (f1 << 16) | (f2 << 8) | f3
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def otype(c):
     return c >> 24
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def field1(c):
     return (c >> 16) & 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def field2(c):
     return (c >> 8) & 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def field3(c):
     return c & 0xFF
 

@@ -20,7 +20,7 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
 
-@njit(cache=True)
+@njit
 def mix64(z):
     """The splitmix64 finalizer: a bijective scramble of a uint64."""
     z = np.uint64(z)
@@ -29,33 +29,33 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit
 def game_seed(master_seed, game_index):
     """The seed of game `game_index` under `master_seed` (both non-negative integers)."""
     return mix64(mix64(np.uint64(master_seed)) ^ (np.uint64(game_index) * _GOLDEN))
 
 
-@njit(cache=True)
+@njit
 def init_streams(seed, streams):
     """Fill `streams` (uint64[N_STREAMS]) with the independent streams of one game."""
     for k in range(streams.shape[0]):
         streams[k] = mix64(seed ^ (np.uint64(k + 1) * _M2))
 
 
-@njit(cache=True)
+@njit
 def next_u64(stream):
     """The next 64-bit value of a stream (a uint64 array view of length 1)."""
     stream[0] += _GOLDEN
     return mix64(stream[0])
 
 
-@njit(cache=True)
+@njit
 def randbelow(stream, n):
     """A number in 0..n-1 (bias below n / 2**64, negligible for n <= a few thousand)."""
     return np.int64(next_u64(stream) % np.uint64(n))
 
 
-@njit(cache=True)
+@njit
 def shuffle(values, n, stream):
     """Fisher-Yates shuffle of values[0:n] in place: for i = n-1 down to 1, swap i and randbelow(i+1)."""
     for i in range(n - 1, 0, -1):

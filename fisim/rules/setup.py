@@ -13,7 +13,7 @@ from fisim.rules.state import (ALL_CELLS, H_FPILE, H_TPILE, LOG, MEM, MEM_SIZE, 
                                P_TILE_AT, hand_at)
 
 
-@njit(cache=True)
+@njit
 def setup_game(g, rng, seed):
     """Start game `seed` in the game array g (whose geometry and config are already set)."""
     g[P_TILE_AT:P_SIZE] = 0

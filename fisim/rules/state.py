@@ -4,7 +4,8 @@
 in force, the board, pawns, hands, discards, the sizes and contents (as counts) of the draw
 piles, which flood cards were put back on top, the meter and the decision being asked. After it
 come the order of the two draw piles (hidden: only the engine reads it), the policy's memory, the
-current list of options, and room for a transcript. Policies are given `pub` alone.
+current list of options, a copy of `pub` for the policy, and room for a transcript. Policies are
+given that copy alone.
 
 One array (and a small uint64 array of random streams) is all the engine's functions pass
 around: every array handed to a compiled function costs reference counting, and with one array
@@ -63,7 +64,9 @@ MEM = X_DECLOG + 1       # the policy's per-game memory
 MEM_SIZE = 64
 OPTS = MEM + MEM_SIZE    # the options of the current decision
 MAX_OPTIONS = 2048
-LOG = OPTS + MAX_OPTIONS  # the transcript: g[LOG] ints used, then rows of 4 (fisim.rules.events)
+PUB_COPY = OPTS + MAX_OPTIONS  # the copy of pub a policy is given: it cannot change the game,
+                               # and what lies beyond it is public (the transcript)
+LOG = PUB_COPY + P_SIZE   # the transcript: g[LOG] ints used, then rows of 4 (fisim.rules.events)
 # After the transcript's room comes the decision record: ints used, then per decision the kind,
 # the seat, n, the n options and the chosen index.
 
@@ -81,23 +84,23 @@ def new_game_array(geometry, config, log_ints=0, declog_ints=0):
     return g
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def hand_at(s, k):
     """Offset of seat s's count of card kind k in pub."""
     return P_HAND + s * N_HAND_KINDS + k
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def orth(pub, cell):
     return pub[P_GEO + 2 * cell]
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def diag(pub, cell):
     return pub[P_GEO + 2 * cell + 1]
 
 
-@njit(cache=True)
+@njit
 def hand_size(pub, s):
     n = 0
     for k in range(N_HAND_KINDS):
@@ -105,7 +108,7 @@ def hand_size(pub, s):
     return n
 
 
-@njit(cache=True)
+@njit
 def holders_mask(pub, kind):
     """Bitmask of the seats that hold at least one card of `kind`."""
     m = 0
@@ -115,7 +118,7 @@ def holders_mask(pub, kind):
     return m
 
 
-@njit(cache=True)
+@njit
 def popcount(m):
     n = 0
     while m:

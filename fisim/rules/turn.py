@@ -25,7 +25,7 @@ from fisim.rules.state import (ERROR, H_FPILE, H_TPILE, LOST, MEM, MEM_SIZE, OPT
                                P_FIRST, P_FLAYER, P_FLIGHT_USED, P_FLOODED, P_LAYER_TOP, P_LEVEL,
                                P_PLAYERS, P_POS, P_ROLE, P_SIZE, P_STATUS, P_SUNK_CELL,
                                P_SUNK_COUNT, P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN,
-                               PLAYING, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount)
+                               PLAYING, PUB_COPY, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount)
 
 MAX_TURNS = 10_000
 
@@ -45,7 +45,9 @@ def ask(g, rng, kind, decider):
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        i = decide(g[:P_SIZE], g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE], rng[POLICY:POLICY + 1])
+        g[PUB_COPY:PUB_COPY + P_SIZE] = g[:P_SIZE]      # R-INFO: the policy sees a copy of pub
+        i = decide(g[PUB_COPY:PUB_COPY + P_SIZE], g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
+                   rng[POLICY:POLICY + 1])
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
             g[P_ERROR] = kind + 1
@@ -63,7 +65,7 @@ def ask(g, rng, kind, decider):
     return g[OPTS + i]
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def lose(g, conditions):
     """R-LOSE / R-LOSE-CAUSE: record every condition and the primary cause (lowest bit first)."""
     g[P_STATUS] = LOST
@@ -72,7 +74,7 @@ def lose(g, conditions):
     log_event(g, ev.EV_LOSE, g[P_CAUSE], conditions, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def claim_win(g):
     """R-WIN: the first seat from the active one holding a Helicopter Lift lifts the team off."""
     players = g[P_PLAYERS]
@@ -86,7 +88,7 @@ def claim_win(g):
             return
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def check_win(g):
     if win_available(g, g[P_CELL_OF + FOOLS_LANDING]):
         claim_win(g)
@@ -94,7 +96,7 @@ def check_win(g):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def play_special(g, kind, c):
     log_event(g, ev.EV_CHOICE, kind, actor_of(g, c), c)
     apply_special(g, c)
@@ -151,9 +153,10 @@ def action_phase(g, rng):
             enforce_hand_limit(g, rng, receiver)
             if g[P_STATUS] != PLAYING:
                 return
+    check_win(g)        # R-WIN: the last action may have made the win available
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def flood_pile_add_discard(g, rng):
     """Shuffle the flood discard (listed by ascending tile id) onto the top of the flood draw pile."""
     n = g[P_FDRAW_N]
@@ -172,7 +175,7 @@ def flood_pile_add_discard(g, rng):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def waters_rise(g, rng):
     """R-DRAW-WR: raise the meter; the flood discard, shuffled, goes on top of the flood pile."""
     g[P_LEVEL] += 1
@@ -190,7 +193,7 @@ def waters_rise(g, rng):
     g[P_TDISC + WATERS_RISE] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def treasure_reshuffle(g, rng):
     """R-DRAW-EMPTY: the treasure discard (listed by ascending kind) becomes the new draw pile."""
     n = 0
@@ -328,7 +331,7 @@ def play_game(g, rng, seed):
         play_turn(g, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always")
 def result_row(g, out):
     out[R_STATUS] = g[P_STATUS]
     out[R_CAUSE] = g[P_CAUSE]

@@ -15,7 +15,7 @@ NAME = "invariant-random"
 VERSION = 1
 
 
-@njit(cache=True)
+@njit
 def broken(pub, mem):
     """0 when every invariant holds, else the number of the first one broken."""
     players = pub[P_PLAYERS]
@@ -55,7 +55,7 @@ def broken(pub, mem):
     return 0
 
 
-@njit(cache=True)
+@njit
 def decide(pub, options, n, mem, rng):
     if broken(pub, mem):
         return -1

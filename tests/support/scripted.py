@@ -7,7 +7,7 @@ NAME = "scripted"
 VERSION = 1
 
 
-@njit(cache=True)
+@njit
 def decide(pub, options, n, mem, rng):
     target = mem[1 + mem[0]]
     mem[0] += 1
