@@ -1,2 +1,14 @@
 """fisim: a Monte Carlo difficulty analyzer for the cooperative board game Forbidden Island."""
 __version__ = "0.1.0"
+
+
+def load(path):
+    """The aggregates of a `fisim sweep` results directory as a pandas DataFrame (one row per cell)."""
+    from fisim.store import load as _load
+    return _load(path)
+
+
+def simulate(*args, **kwargs):
+    """Play games of one setting; one row per game (see fisim.simulation.simulate)."""
+    from fisim.simulation import simulate as _simulate
+    return _simulate(*args, **kwargs)

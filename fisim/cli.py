@@ -44,7 +44,7 @@ def _checked(level, players, team, layout, policy, rules):
     """Validate a setting up front; raise UserError with the one-line reason."""
     from fisim.rules.config import ConfigError
     from fisim.rules.layouts import LayoutError, load_layout
-    from fisim.simulate import make_config
+    from fisim.simulation import make_config
     from policies import PolicyError, load_policy
     try:
         if level not in LEVELS:
@@ -76,7 +76,7 @@ def simulate(level, players, team, layout, policy, rules, seed, games, threads, 
     if out is not None and not out.endswith(OUT_SUFFIXES):
         raise UserError(f"--out {out}: the file name must end in .parquet or .csv")
     _checked(level, players, team, layout, policy, rules)
-    from fisim.simulate import EngineError, simulate as run, summary, write_frame
+    from fisim.simulation import EngineError, simulate as run, summary, write_frame
     show = sys.stderr.isatty() and games >= 100_000
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
         try:
@@ -128,6 +128,93 @@ def replay(level, players, team, layout, policy, rules, seed, game):
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
              f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}")
     click.echo(format_transcript(rec.events, island, title), nl=False)
+
+
+@cli.command()
+@click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
+@click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
+@click.option("--teams", default="random", show_default=True,
+              help="random (a random team each game), all (every team of each size), or teams like diver+pilot,engineer+explorer+messenger.")
+@click.option("--layouts", "layouts_text", default="standard", show_default=True, help="Islands: names, all, or layout files.")
+@click.option("--policies", "policies_text", default=None, help="Policies to compare (default: the strongest built-in).")
+@click.option("--rules", "rules_text", default="official", show_default=True,
+              help="Rule variants, each a cell: official,navigator-plain,heli-all+no-heli-rescue,...")
+@click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 100000].")
+@click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
+              help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
+@click.option("--max-games", default=10_000_000, show_default=True, type=click.IntRange(min=1),
+              help="With --ci: stop a cell here even if its interval is wider.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Master seed.")
+@click.option("--out", default="fisim-results", show_default=True, metavar="DIR", help="Results directory (resumable).")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Local threads (default: all cores).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the chunks on this Dask cluster.")
+@click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
+              help="Start a local Dask cluster of N worker processes and run the chunks there.")
+@click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
+@click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1),
+              help="Games per chunk: the unit of storage, resumption and --ci steps.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, games, ci, max_games, seed, out,
+          threads, scheduler, dask_local, per_game, chunk_games, quiet):
+    """Play every cell of a grid of settings and store the results in DIR (resumable)."""
+    from fisim import grid
+    from fisim.rules.config import ConfigError
+    from policies import DEFAULT
+    if games is not None and ci is not None:
+        raise UserError("give --games or --ci, not both")
+    if scheduler and dask_local:
+        raise UserError("give --scheduler or --dask-local, not both")
+    try:
+        rule_variants = grid.parse_rules(rules_text)
+        solo = any("solo" in r for r in rule_variants)
+        cells = grid.expand(grid.parse_layouts(layouts_text), grid.parse_levels(levels),
+                            grid.parse_players(players_text, solo), grid.parse_teams(teams),
+                            grid.parse_policies(policies_text or DEFAULT), rule_variants)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 100_000}
+    from fisim.store import StoreError
+    from fisim.sweep import DaskBackend, LocalBackend, format_table, run_sweep
+    total = None if ci else target["games"] * len(cells)
+    show = sys.stderr.isatty() and not quiet
+    from tqdm import tqdm
+    with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
+              desc=f"0/{len(cells)} cells") as bar:
+        done = [0]
+
+        def progress(n, cells_done):
+            done[0] += cells_done
+            bar.set_description(f"{done[0]}/{len(cells)} cells")
+            bar.update(n)
+
+        try:
+            backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
+            frame = run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games)
+        except StoreError as exc:
+            raise UserError(str(exc)) from None
+        except KeyboardInterrupt:
+            bar.close()
+            click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume",
+                       err=True)
+            sys.exit(130)
+    click.echo(format_table(frame))
+    click.echo(f"results: {out}")
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--by", default="layout", show_default=True, metavar="AXIS",
+              help="layout, level, players, team, policy or rules.")
+def compare(directory, by):
+    """Paired differences between cells of a sweep that differ only in one setting."""
+    from fisim.compare import AXES, compare as run, format_comparison
+    from fisim.store import StoreError
+    if by not in AXES:
+        raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(AXES)}")
+    try:
+        click.echo(format_comparison(run(directory, by), by))
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
 
 
 @cli.command()

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive"}
+DEFAULT = "random"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
 
 
 class PolicyError(ValueError):
