@@ -15,7 +15,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
-BUILTIN = {"random": "policies.random", "passive": "policies.passive"}
+BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
+           "expert": "policies.expert"}
 DEFAULT = "random"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
 
 

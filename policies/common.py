@@ -1,0 +1,330 @@
+"""Helpers shared by the heuristic policies (`greedy`, `expert`): distances on the current island
+per adventurer, what the flood pile will bring next, and how much each tile matters.
+
+Everything here reads only the public record `pub` (R-INFO): the island, the hands, the piles'
+sizes and contents as counts, and which flood cards a Waters Rise! put back on top (P_FLAYER).
+"""
+import numpy as np
+from numba import njit
+
+from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
+from fisim.rules.constants import (DIVER, EXPLORER, FOOLS_LANDING, HELI, N_TREASURES, PILOT, SAND,
+                                   WATERS_RISE)
+from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
+                               P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE,
+                               P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, orth)
+
+BIG = 99              # "unreachable" in a distance field
+N_CELLS = 24
+LOSS = 10000.0        # the importance of a tile whose sinking loses the game
+
+
+@njit(inline="always")
+def bitcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@njit(inline="always")
+def spread_orth(pub, cells):
+    out = 0
+    c = 0
+    while cells:
+        if cells & 1:
+            out |= orth(pub, c)
+        cells >>= 1
+        c += 1
+    return out
+
+
+@njit(inline="always")
+def spread_all(pub, cells):
+    """Orthogonal and diagonal neighbours of `cells` (the Explorer's step)."""
+    out = 0
+    c = 0
+    while cells:
+        if cells & 1:
+            out |= orth(pub, c) | diag(pub, c)
+        cells >>= 1
+        c += 1
+    return out
+
+
+@njit
+def field(pub, targets, role, out):
+    """out[c] = the fewest actions a pawn of `role` on cell c needs to stand on one of `targets`
+    (R-ACT-MOVE; Explorer diagonal, Diver through flooded/sunk cells; the Pilot walks here, the
+    caller caps his distance at 1 while his flight is unused). BIG if it cannot get there."""
+    exists = pub[P_EXISTS]
+    for c in range(N_CELLS):
+        out[c] = BIG
+    frontier = targets & exists
+    seen = frontier
+    through = pub[P_FLOODED] | (ALL_CELLS & ~exists)
+    d = 0
+    while frontier:
+        m = frontier
+        c = 0
+        while m:
+            if m & 1:
+                out[c] = d
+            m >>= 1
+            c += 1
+        if role == EXPLORER:
+            nxt = spread_all(pub, frontier)
+        else:
+            nxt = spread_orth(pub, frontier)
+            if role == DIVER:          # R-ROLE-DIVER: one action through flooded or sunk cells
+                t = nxt & through
+                reach = t
+                while t:
+                    t = spread_orth(pub, t) & through & ~reach
+                    reach |= t
+                nxt |= spread_orth(pub, reach)
+        nxt &= exists & ~seen
+        seen |= nxt
+        frontier = nxt
+        d += 1
+
+
+@njit
+def walk_field(pub, src, out):
+    """Plain orthogonal walking distances from one cell (how far apart two pawns are)."""
+    field(pub, 1 << src, -1, out)
+
+
+@njit(inline="always")
+def shore_set(pub, cell, role):
+    """The cells from which `role` can shore up `cell` (R-ACT-SHORE; Explorer diagonal too)."""
+    m = orth(pub, cell) | (1 << cell)
+    if role == EXPLORER:
+        m |= diag(pub, cell)
+    return m & pub[P_EXISTS]
+
+
+@njit(inline="always")
+def flood_count(pub, level):
+    if level > 9:
+        level = 9
+    return pub[P_CFG + C_FLOODS + level]
+
+
+@njit(inline="always")
+def hand_limit(pub):
+    return pub[P_CFG + C_HAND_LIMIT]
+
+
+@njit
+def team_count(pub, kind):
+    n = 0
+    for s in range(pub[P_PLAYERS]):
+        n += pub[hand_at(s, kind)]
+    return n
+
+
+@njit
+def p_waters_rise(pub):
+    """Probability that the next two treasure cards include a Waters Rise! (from the counts)."""
+    n = pub[P_TDRAW_N]
+    w = pub[P_TDRAW_COUNT + WATERS_RISE]
+    if n <= 0:
+        return 0.0
+    if n == 1:
+        return w / 1.0
+    safe = (n - w) * (n - w - 1) / (n * (n - 1.0))
+    return 1.0 - safe
+
+
+@njit
+def pile_layers(pub, tops):
+    """For the cards in the flood draw pile, tops[0] = the highest layer present (0: none),
+    tops[1] = cards in that layer, tops[2] = cards in layers (all known-on-top cards)."""
+    exists = pub[P_EXISTS]
+    disc = pub[P_FDISC]
+    top = 0
+    ntop = 0
+    layered = 0
+    for t in range(N_CELLS):
+        ly = pub[P_FLAYER + t]
+        if ly > 0 and (exists >> pub[P_CELL_OF + t]) & 1 and not (disc >> t) & 1:
+            layered += 1
+            if ly > top:
+                top = ly
+                ntop = 1
+            elif ly == top:
+                ntop += 1
+    tops[0] = top
+    tops[1] = ntop
+    tops[2] = layered
+
+
+@njit
+def next_card_prob(pub, tile, tops):
+    """Probability that the next flood card drawn is `tile`'s (0 if it is in the discard)."""
+    if (pub[P_FDISC] >> tile) & 1:
+        return 0.0
+    if tops[0] > 0:
+        if pub[P_FLAYER + tile] == tops[0]:
+            return 1.0 / tops[1]
+        return 0.0
+    n = pub[P_FDRAW_N]
+    if n <= 0:
+        return 0.0
+    return 1.0 / n
+
+
+@njit
+def sink_risk(pub, risk, with_draw):
+    """risk[c] for each flooded cell c: the probability that its flood card is drawn in the coming
+    flood phase (so that it sinks), after the treasure draw if `with_draw` (a Waters Rise! puts
+    the flood discard, shuffled, on top of the pile: R-DRAW-WR)."""
+    exists = pub[P_EXISTS]
+    flooded = pub[P_FLOODED] & exists
+    disc = pub[P_FDISC]
+    level = pub[P_LEVEL]
+    f0 = flood_count(pub, level)
+    f1 = flood_count(pub, level + 1)
+    pwr = p_waters_rise(pub) if with_draw else 0.0
+    d = bitcount(disc)
+    # how many known cards lie above each layer
+    above = np.zeros(32, np.int32)
+    size = np.zeros(32, np.int32)
+    layered = 0
+    maxly = 0
+    for t in range(N_CELLS):
+        ly = pub[P_FLAYER + t]
+        if ly > 0 and (exists >> pub[P_CELL_OF + t]) & 1 and not (disc >> t) & 1:
+            if ly > 31:
+                ly = 31
+            size[ly] += 1
+            layered += 1
+            if ly > maxly:
+                maxly = ly
+    acc = 0
+    for ly in range(maxly, 0, -1):
+        above[ly] = acc
+        acc += size[ly]
+    size[0] = pub[P_FDRAW_N] - layered
+    above[0] = layered
+    for c in range(N_CELLS):
+        risk[c] = 0.0
+        if not (flooded >> c) & 1:
+            continue
+        t = pub[P_TILE_AT + c]
+        if (disc >> t) & 1:
+            risk[c] = pwr * min(1.0, f1 / max(d, 1))
+        else:
+            ly = pub[P_FLAYER + t]
+            if ly > 31:
+                ly = 31
+            a = above[ly]
+            sz = max(size[ly], 1)
+            p0 = min(1.0, max(0.0, (f0 - a) / sz))
+            p1 = min(1.0, max(0.0, (f1 - d - a) / sz))
+            risk[c] = (1.0 - pwr) * p0 + pwr * p1
+
+
+@njit
+def tile_importance(pub, cell, captured, base):
+    """How much the team loses if the tile on `cell` sinks: the game for Fools' Landing or the
+    last temple of an uncaptured treasure (R-LOSE), a lot for a temple whose twin is flooded, less
+    for one whose twin is dry, `base` for any other tile."""
+    t = pub[P_TILE_AT + cell]
+    if t == FOOLS_LANDING:
+        return LOSS
+    if t < 2 * N_TREASURES and not (captured >> (t >> 1)) & 1:
+        twin = pub[P_CELL_OF + (t ^ 1)]
+        if not (pub[P_EXISTS] >> twin) & 1:
+            return LOSS
+        if (pub[P_FLOODED] >> twin) & 1:
+            return 1500.0
+        return 450.0
+    # the tiles that give access to Fools' Landing and to the temples still needed
+    v = base
+    nb = orth(pub, cell)
+    fl = pub[P_CELL_OF + FOOLS_LANDING]
+    ex = pub[P_EXISTS]
+    if (nb >> fl) & 1:
+        v += 240.0 / max(1, bitcount(orth(pub, fl) & ex))
+    for tt in range(N_TREASURES):
+        if not (captured >> tt) & 1:
+            for j in range(2):
+                tc = pub[P_CELL_OF + 2 * tt + j]
+                if (nb >> tc) & 1 and (ex >> tc) & 1:
+                    v += 90.0 / max(1, bitcount(orth(pub, tc) & ex))
+    return v
+
+
+@njit
+def best_flooded(pub, captured):
+    """The flooded cell that matters most (importance), or -1."""
+    flooded = pub[P_FLOODED] & pub[P_EXISTS]
+    best = -1
+    bv = -1.0
+    for c in range(N_CELLS):
+        if (flooded >> c) & 1:
+            v = tile_importance(pub, c, captured, 50.0)
+            if v > bv:
+                bv = v
+                best = c
+    return best
+
+
+@njit
+def temples_mask(pub, t):
+    """Existing cells of treasure t's two temples."""
+    return ((1 << pub[P_CELL_OF + 2 * t]) | (1 << pub[P_CELL_OF + 2 * t + 1])) & pub[P_EXISTS]
+
+
+@njit
+def fools_cell(pub):
+    return pub[P_CELL_OF + FOOLS_LANDING]
+
+
+@njit
+def collector(pub, t):
+    """The seat holding the most cards of treasure t (the lowest seat on ties)."""
+    best = 0
+    bn = -1
+    for s in range(pub[P_PLAYERS]):
+        k = pub[hand_at(s, t)]
+        if k > bn:
+            bn = k
+            best = s
+    return best
+
+
+@njit
+def heli_holder(pub):
+    for s in range(pub[P_PLAYERS]):
+        if pub[hand_at(s, HELI)] > 0:
+            return s
+    return -1
+
+
+@njit
+def sand_holder(pub):
+    for s in range(pub[P_PLAYERS]):
+        if pub[hand_at(s, SAND)] > 0:
+            return s
+    return -1
+
+
+@njit
+def pilot_cap(pub, seat, d, flight_used):
+    """The Pilot reaches any tile in one action while his flight is unused (R-ROLE-PILOT)."""
+    if pub[P_ROLE + seat] == PILOT and not flight_used and d > 1:
+        return 1
+    return d
+
+
+@njit
+def seat_on(pub, cell):
+    m = 0
+    for s in range(pub[P_PLAYERS]):
+        if pub[P_POS + s] == cell:
+            m |= 1 << s
+    return m

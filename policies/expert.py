@@ -1,0 +1,349 @@
+"""`expert`: a planning heuristic. Every candidate option is applied to a copy of `pub` and the
+position it leads to is scored by a hand-written evaluation; the best score wins.
+
+The evaluation (all from public information, R-INFO):
+- treasures captured, and for each other treasure how concentrated its cards are (the player
+  holding most of them is its collector; cards held elsewhere count less, and more the closer
+  their holder is to the collector — same-tile gives, the Messenger gives from anywhere);
+- a collector holding four cards: how many actions (by its own movement: Explorer diagonal,
+  Diver through flooded and sunk cells, Pilot flight) it needs to reach a temple of that treasure;
+- every flooded tile: how much its sinking would cost (the game for Fools' Landing or the last
+  temple of an uncaptured treasure, a lot for a temple whose twin is flooded, a little for other
+  tiles) times the chance it sinks in the coming flood phase — known from the flood discard and
+  the chance of a Waters Rise! in the treasure draw, or from the cards a Waters Rise! put back on
+  top of the flood pile (P_FLAYER);
+- what the active player can still do this turn with the actions left (shore up a tile within
+  reach, capture at a temple within reach);
+- the cards in hand: Helicopter Lifts (one is needed to leave) and Sandbags, and the hand limit;
+- with all four treasures (or three), every pawn's distance to Fools' Landing.
+
+Special cards: a Sandbags is played at a window before a flood card when a tile that matters is
+flooded and its card may be the next one (always for Fools' Landing or a last temple); a
+Helicopter Lift carries a collector to a temple, a group to Fools' Landing in the end game, or
+rescues a pawn that cannot swim. Discards and swims are scored by the same evaluation.
+"""
+import numpy as np
+from numba import njit
+
+from fisim.rules.actions import apply_action, apply_special, swim_reach
+from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, PILOT, SAND
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DROP, END, PASS, SWIM, SWIM_TO, WINDOW,
+                                 field1, field2, field3, otype)
+from fisim.rules.options import HELI as O_HELI
+from fisim.rules.options import SAND as O_SAND
+from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
+                               P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
+                               P_TILE_AT, hand_at)
+from policies.common import (BIG, LOSS, N_CELLS, bitcount, field, fools_cell, hand_limit,
+                             next_card_prob, pile_layers, shore_set, sink_risk, temples_mask,
+                             tile_importance)
+
+NAME = "expert"
+VERSION = 1
+
+# --- weights of the evaluation ---
+CAP = 2500.0          # a treasure captured
+TOT_V = (0.0, 40.0, 120.0, 260.0, 500.0)    # by cards of an uncaptured treasure the team holds
+CONC_V = (0.0, 0.0, 50.0, 150.0, 350.0)     # by the most of them in one hand
+READY = 300.0         # a collector holds four cards ...
+W_READY = 60.0        # ... minus this per action it needs to reach a temple
+CAP_POT = 1000.0      # the active collector can still reach a temple and capture this turn
+W_MEET = 25.0         # per card held away from its collector, per step between them
+HELI_V = (0.0, 500.0, 650.0, 700.0, 720.0, 740.0, 760.0)   # by Helicopter Lifts the team holds
+SAND_V = (0.0, 100.0, 160.0, 200.0, 220.0, 240.0, 260.0)   # by Sandbags the team holds
+OVER = 150.0          # per card over the hand limit (a discard will follow)
+BASE_IMP = 50.0       # a tile that is neither Fools' Landing nor a temple still matters
+BASE_RISK = 0.1       # a flooded tile stays at risk after this turn
+SHORE_POT = 0.9       # share of a reachable tile's flood cost counted before the shore
+FAR = 0.4             # share for a tile out of reach this turn ...
+FAR_DECAY = 0.6       # ... shrinking with each further action needed
+W_FL_END = 250.0      # per action between a pawn and Fools' Landing with four treasures
+W_FL_3 = 5.0          # the same with three
+NO_HELI_END = 1500.0  # four treasures and nobody holds a Helicopter Lift
+SAND_PLAY = 150.0     # expected saving that justifies a Sandbags at a window
+K_SHORE = 4           # flooded tiles whose shore distance is tracked for the active player
+
+# rows of the field table
+F_READY = 0           # 4 rows: per treasure, distance to its temples (for its collector's role)
+F_FL = 4              # 4 rows: per seat, distance to Fools' Landing
+F_PAWN = 8            # 4 rows: per seat, walking distance from its position at decision time
+F_SHORE = 12          # K_SHORE rows: active player's distance to shore each tracked tile
+N_ROWS = 12 + K_SHORE
+
+
+@njit
+def _ready_dist(pub, table, have, t, seat, pos):
+    role = pub[P_ROLE + seat]
+    row = F_READY + t
+    if have[row] != role + 1:
+        field(pub, temples_mask(pub, t), role, table[row])
+        have[row] = role + 1
+    return table[row, pos]
+
+
+@njit
+def _fl_dist(pub, table, have, seat, pos):
+    row = F_FL + seat
+    if have[row] == 0:
+        field(pub, 1 << fools_cell(pub), pub[P_ROLE + seat], table[row])
+        have[row] = 1
+    return table[row, pos]
+
+
+@njit
+def _pawn_dist(pub, sp, table, have, s, b):
+    """Walking steps between the pawns of seats s and b in position sp."""
+    ps = sp[P_POS + s]
+    pb = sp[P_POS + b]
+    if ps == pb:
+        return 0
+    if pub[P_POS + b] == pb:
+        row = F_PAWN + b
+        other = ps
+        src = pb
+    else:
+        row = F_PAWN + s
+        other = pb
+        src = ps
+        if pub[P_POS + s] != ps:
+            return 3          # both moved (a lift of a group): a guess
+    if have[row] == 0:
+        field(pub, 1 << src, -1, table[row])
+        have[row] = 1
+    return table[row, other]
+
+
+@njit
+def _cap_pilot(pub, sp, seat, d, active):
+    if pub[P_ROLE + seat] == PILOT and d > 1:
+        if seat != active or sp[P_FLIGHT_USED] == 0:
+            return 1
+    return d
+
+
+@njit
+def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
+    """Score of position sp (a modified copy of pub); `potentials`: count what the active player
+    can still do with sp[P_ACTIONS_LEFT] actions."""
+    players = pub[P_PLAYERS]
+    caps = sp[P_CAPTURED]
+    ncap = bitcount(caps)
+    v = CAP * ncap
+    nheli = 0
+    nsand = 0
+    limit = hand_limit(pub)
+    for s in range(players):
+        nheli += sp[hand_at(s, HELI)]
+        nsand += sp[hand_at(s, SAND)]
+        size = 0
+        for k in range(6):
+            size += sp[hand_at(s, k)]
+        if size > limit:
+            v -= OVER * (size - limit)
+    v += HELI_V[min(nheli, 6)] + SAND_V[min(nsand, 6)]
+    a_left = sp[P_ACTIONS_LEFT]
+    for t in range(N_TREASURES):
+        if (caps >> t) & 1:
+            continue
+        m = -1
+        b = 0
+        tot = 0
+        for s in range(players):
+            h = sp[hand_at(s, t)]
+            tot += h
+            if h > m:
+                m = h
+                b = s
+        v += TOT_V[min(tot, 4)] + CONC_V[min(m, 4)]
+        if m >= 4:
+            d = _ready_dist(pub, table, have, t, b, sp[P_POS + b])
+            d = _cap_pilot(pub, sp, b, d, active)
+            if d >= BIG:
+                v += READY - W_READY * 10
+            else:
+                v += READY - W_READY * min(d, 8)
+                if potentials and b == active and d + 1 <= a_left:
+                    v += CAP_POT
+        if tot >= 3 and m < 4:
+            w = W_MEET * (2.0 if tot >= 4 else 1.0)
+            for s in range(players):
+                h = sp[hand_at(s, t)]
+                if s != b and h > 0 and pub[P_ROLE + s] != MESSENGER:
+                    d = _pawn_dist(pub, sp, table, have, s, b)
+                    v -= w * h * min(d, 6)
+    fl = sp[P_FLOODED] & sp[P_EXISTS]
+    c = 0
+    m = fl
+    while m:
+        if m & 1:
+            imp = tile_importance(sp, c, caps, BASE_IMP)
+            for s in range(players):
+                if sp[P_POS + s] == c and swim_reach(sp, s, c) == 0:
+                    imp += 300.0 if nheli > 0 else 0.5 * LOSS
+            v -= imp * (risk[c] + BASE_RISK)
+        m >>= 1
+        c += 1
+    if potentials and a_left > 0:
+        best = 0.0
+        pa = sp[P_POS + active]
+        for k in range(nshk):
+            x = shk[k]
+            if (fl >> x) & 1:
+                d = _cap_pilot(pub, sp, active, table[F_SHORE + k, pa], active)
+                g = tile_importance(sp, x, caps, BASE_IMP) * (risk[x] + BASE_RISK)
+                if d + 1 > a_left:          # not this turn: a pull toward it
+                    g *= FAR * FAR_DECAY ** min(d + 1 - a_left, 10)
+                if g > best:
+                    best = g
+        v += SHORE_POT * best
+    if ncap >= 3:
+        w = W_FL_END if ncap == 4 else W_FL_3
+        for s in range(players):
+            d = _fl_dist(pub, table, have, s, sp[P_POS + s])
+            d = _cap_pilot(pub, sp, s, d, active)
+            v -= w * min(d, 10)
+        if ncap == 4 and nheli == 0:
+            v -= NO_HELI_END
+    return v
+
+
+@njit
+def _heli_worth_trying(pub, c):
+    """Helicopter Lifts worth scoring at an action or discard: to Fools' Landing once three
+    treasures are in, or carrying a player with four cards of a treasure to one of its temples."""
+    dest = field3(c)
+    mask = field2(c)
+    caps = pub[P_CAPTURED]
+    if dest == fools_cell(pub):
+        return caps == 15
+    t = pub[P_TILE_AT + dest]
+    if t < 2 * N_TREASURES and not (caps >> (t >> 1)) & 1:
+        for s in range(pub[P_PLAYERS]):
+            if (mask >> s) & 1 and pub[hand_at(s, t >> 1)] >= 4:
+                return True
+    return False
+
+
+@njit
+def _restore(sp, pub):
+    sp[P_EXISTS:P_FLIGHT_USED + 1] = pub[P_EXISTS:P_FLIGHT_USED + 1]
+
+
+@njit
+def _window(pub, options, n):
+    """PASS, a Sandbags on a tile that matters and may be drawn next, or an end-game lift."""
+    tops = np.zeros(3, np.int32)
+    pile_layers(pub, tops)
+    caps = pub[P_CAPTURED]
+    best = 0
+    bv = 0.0
+    for i in range(n):
+        c = options[i]
+        if otype(c) != O_SAND:
+            continue
+        x = field2(c)
+        p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
+        if p <= 0.0:
+            continue
+        imp = tile_importance(pub, x, caps, BASE_IMP)
+        for s in range(pub[P_PLAYERS]):
+            if pub[P_POS + s] == x and swim_reach(pub, s, x) == 0:
+                imp += 0.5 * LOSS
+        val = imp * p
+        if imp >= LOSS:
+            val += LOSS
+        if val > bv and val >= SAND_PLAY:
+            bv = val
+            best = i
+    return best
+
+
+@njit
+def decide(pub, options, n, mem, rng):
+    kind = pub[P_DECISION]
+    if kind == WINDOW and bitcount(pub[P_CAPTURED]) < 4:
+        return _window(pub, options, n)
+    active = pub[P_ACTIVE]
+    if kind == WINDOW:
+        i = _window(pub, options, n)
+        if i != 0:
+            return i
+    risk = np.empty(N_CELLS, np.float64)
+    sink_risk(pub, risk, kind == ACTION)
+    table = np.empty((N_ROWS, N_CELLS), np.int32)
+    have = np.zeros(N_ROWS, np.int32)
+    shk = np.zeros(K_SHORE, np.int32)
+    nshk = 0
+    potentials = kind == ACTION
+    caps = pub[P_CAPTURED]
+    if potentials:
+        # the K flooded tiles that matter most, and how far the active player is from shoring each
+        fl = pub[P_FLOODED] & pub[P_EXISTS]
+        gains = np.zeros(N_CELLS, np.float64)
+        for c in range(N_CELLS):
+            if (fl >> c) & 1:
+                gains[c] = tile_importance(pub, c, caps, BASE_IMP) * (risk[c] + BASE_RISK)
+        role = pub[P_ROLE + active]
+        for k in range(K_SHORE):
+            bc = -1
+            bg = 0.0
+            for c in range(N_CELLS):
+                if gains[c] > bg:
+                    bg = gains[c]
+                    bc = c
+            if bc < 0:
+                break
+            gains[bc] = 0.0
+            shk[nshk] = bc
+            field(pub, shore_set(pub, bc, role), role, table[F_SHORE + nshk])
+            nshk += 1
+    sp = pub.copy()
+    swim = kind == SWIM
+    has_swim = False
+    if swim:
+        for i in range(n):
+            if otype(options[i]) == SWIM_TO:
+                has_swim = True
+                break
+    best = 0
+    bv = -1e18
+    decider = pub[P_DECIDER]
+    for i in range(n):
+        c = options[i]
+        t = otype(c)
+        if t == O_SAND and kind == ACTION:
+            continue
+        if t == O_HELI:
+            if swim:
+                if has_swim:
+                    continue
+            elif kind == WINDOW:
+                if field3(c) != fools_cell(pub):
+                    continue
+            elif not _heli_worth_trying(pub, c):
+                continue
+        if t == PASS and (swim or kind == WINDOW):
+            # drowning is never chosen while anything else is offered; a window's PASS is scored
+            if swim:
+                continue
+        _restore(sp, pub)
+        if t == END:
+            sp[P_ACTIONS_LEFT] = 0
+        elif t == O_HELI or t == O_SAND:
+            apply_special(sp, c)
+        elif t == DROP:
+            sp[hand_at(decider, field1(c))] -= 1
+        elif t == SWIM_TO:
+            sp[P_POS + decider] = field1(c)
+        elif t == PASS:
+            pass
+        else:
+            apply_action(sp, c)
+            sp[P_ACTIONS_LEFT] -= 1
+        v = evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials)
+        if t == CAPTURE:
+            v += 1.0
+        if v > bv:
+            bv = v
+            best = i
+    return best

@@ -1,0 +1,213 @@
+"""`greedy`: simple, explainable priorities, tried in order at each decision.
+
+Action phase (the active player):
+1. capture a treasure when possible;
+2. with all four treasures: lift everyone to Fools' Landing when a second Helicopter Lift is in
+   hand (the first flies the team off), else walk there;
+3. shore up the most valuable flooded tile in reach (Fools' Landing, a temple of a treasure not
+   yet captured, then any tile);
+4. give a treasure card to a player on the same tile (anywhere, for the Messenger) who holds at
+   least as many of that treasure;
+5. move one step toward where the next capture is: a player holding four cards of a treasure
+   walks to its nearest temple; a player holding cards that another player collects walks to
+   that player;
+6. otherwise end the action phase.
+Windows: a Sandbags on Fools' Landing or a last temple when it is flooded and its flood card may
+come next. Hand limit: play a Sandbags on a flooded tile, else drop a card of a captured
+treasure, else of the treasure the team holds least of, never a Helicopter Lift if avoidable.
+Swimming: to the tile nearest Fools' Landing, dry first.
+"""
+import numpy as np
+from numba import njit
+
+from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, SAND
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, MOVE, PASS,
+                                 SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, field1, field2, field3,
+                                 otype)
+from fisim.rules.options import HELI as O_HELI
+from fisim.rules.options import SAND as O_SAND
+from fisim.rules.state import (P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION, P_EXISTS, P_FLOODED,
+                               P_PLAYERS, P_POS, P_ROLE, P_TILE_AT, hand_at)
+from policies.common import (BIG, best_flooded, shore_set, LOSS, N_CELLS, bitcount, collector, field, fools_cell,
+                             next_card_prob, pile_layers, team_count, temples_mask,
+                             tile_importance)
+
+NAME = "greedy"
+VERSION = 1
+
+
+@njit
+def _move_toward(pub, options, n, targets, role):
+    """The index of the move (MOVE, FLY, DIVE) that gets closest to `targets`, if it gets closer."""
+    dist = np.empty(N_CELLS, np.int32)
+    field(pub, targets, role, dist)
+    here = dist[pub[P_POS + pub[P_ACTIVE]]]
+    best = -1
+    bd = here
+    for i in range(n):
+        t = otype(options[i])
+        if t == MOVE or t == FLY or t == DIVE:
+            d = dist[field1(options[i])]
+            if d < bd:
+                bd = d
+                best = i
+    return best
+
+
+@njit
+def _action(pub, options, n):
+    a = pub[P_ACTIVE]
+    caps = pub[P_CAPTURED]
+    fl = fools_cell(pub)
+    role = pub[P_ROLE + a]
+    # 1. capture
+    for i in range(n):
+        if otype(options[i]) == CAPTURE:
+            return i
+    # 2. the escape
+    if caps == 15:
+        if team_count(pub, HELI) >= 2:
+            for i in range(n):
+                c = options[i]
+                if otype(c) == O_HELI and field3(c) == fl:
+                    return i
+        if pub[P_POS + a] != fl:
+            i = _move_toward(pub, options, n, 1 << fl, role)
+            if i >= 0:
+                return i
+    # 3. shore up the most valuable flooded tile in reach
+    best = -1
+    bv = 0.0
+    for i in range(n):
+        c = options[i]
+        t = otype(c)
+        if t == SHORE or t == SHORE2:
+            v = tile_importance(pub, field1(c), caps, 50.0)
+            if t == SHORE2:
+                v += tile_importance(pub, field2(c), caps, 50.0)
+            if v > bv:
+                bv = v
+                best = i
+    if best >= 0 and bv >= 400.0:
+        return best
+    # 4. give toward the collector
+    for i in range(n):
+        c = options[i]
+        if otype(c) == GIVE:
+            k = field1(c)
+            p = field2(c)
+            if pub[hand_at(p, k)] >= pub[hand_at(a, k)] and pub[hand_at(p, k)] < 5:
+                return i
+    # 5. move toward the next capture
+    for t in range(N_TREASURES):
+        if not (caps >> t) & 1 and pub[hand_at(a, t)] >= 4:
+            i = _move_toward(pub, options, n, temples_mask(pub, t), role)
+            if i >= 0:
+                return i
+    # 6. shore up any tile in reach
+    if best >= 0:
+        return best
+    # 7. move toward the player collecting a treasure whose cards I hold
+    if role != MESSENGER:
+        for t in range(N_TREASURES):
+            if not (caps >> t) & 1 and pub[hand_at(a, t)] > 0 and team_count(pub, t) >= 3:
+                b = collector(pub, t)
+                if b != a and pub[hand_at(b, t)] >= pub[hand_at(a, t)] and pub[P_POS + b] != pub[P_POS + a]:
+                    i = _move_toward(pub, options, n, 1 << pub[P_POS + b], -1)
+                    if i >= 0:
+                        return i
+    # 8. move toward the most valuable flooded tile
+    x = best_flooded(pub, caps)
+    if x >= 0:
+        i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
+        if i >= 0:
+            return i
+    return 0    # END
+
+
+@njit
+def _window(pub, options, n):
+    tops = np.zeros(3, np.int32)
+    pile_layers(pub, tops)
+    caps = pub[P_CAPTURED]
+    for i in range(n):
+        c = options[i]
+        if otype(c) == O_SAND:
+            x = field2(c)
+            imp = tile_importance(pub, x, caps, 50.0)
+            p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
+            if (imp >= LOSS and p > 0) or (imp >= 400.0 and p >= 0.34):
+                return i
+    return 0
+
+
+
+@njit
+def _discard(pub, options, n):
+    s = pub[P_DECIDER]
+    caps = pub[P_CAPTURED]
+    flooded = pub[P_FLOODED] & pub[P_EXISTS]
+    best = -1
+    bv = -1.0
+    for i in range(n):        # a Sandbags on the most valuable flooded tile
+        c = options[i]
+        if otype(c) == O_SAND:
+            v = tile_importance(pub, field2(c), caps, 50.0)
+            if v > bv:
+                bv = v
+                best = i
+    if best >= 0:
+        return best
+    best = -1
+    bv = 1e9
+    for i in range(n):
+        c = options[i]
+        if otype(c) != DROP:
+            continue
+        k = field1(c)
+        if k < N_TREASURES:      # a captured treasure's card is worthless; else keep what adds up
+            v = 0.0 if (caps >> k) & 1 else 1.0 + team_count(pub, k) + 2.0 * pub[hand_at(s, k)]
+        elif k == SAND:
+            v = 6.0
+        else:                    # keep one Helicopter Lift for the team
+            v = 40.0 if team_count(pub, HELI) <= 1 else 4.0
+        if v < bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit
+def _swim(pub, options, n):
+    fl = fools_cell(pub)
+    s = pub[P_DECIDER]
+    dist = np.empty(N_CELLS, np.int32)
+    field(pub, 1 << fl, pub[P_ROLE + s], dist)
+    best = 0
+    bv = 1e9
+    for i in range(n):
+        c = options[i]
+        t = otype(c)
+        if t == SWIM_TO:
+            d = field1(c)
+        elif t == O_HELI:
+            d = field3(c)
+        else:
+            continue
+        v = dist[d] + (0.5 if (pub[P_FLOODED] >> d) & 1 else 0.0)
+        if v < bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit
+def decide(pub, options, n, mem, rng):
+    kind = pub[P_DECISION]
+    if kind == ACTION:
+        return _action(pub, options, n)
+    if kind == WINDOW:
+        return _window(pub, options, n)
+    if kind == DISCARD:
+        return _discard(pub, options, n)
+    return _swim(pub, options, n)
