@@ -91,6 +91,9 @@ def _source_key(policy):
     sources = sorted(_RULES_DIR.glob("*.py")) + sorted(_POLICIES_DIR.glob("*.py"))
     for path in sources + [Path(__file__), Path(policy.__file__)]:
         h.update(path.read_bytes())
+    # the runner imports the policy by module name: a user's copy of a built-in policy's file
+    # (same NAME, same source) must not share the built-in's runner
+    h.update(policy.__name__.encode())
     return h.hexdigest()[:16]
 
 
