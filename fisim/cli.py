@@ -1,6 +1,7 @@
 """The `fisim` command line. Heavy modules (the engine, pandas) are imported inside commands so
 that `--help` and argument errors stay fast. Every bad input ends in one line on stderr and
 exit status 2; results go to stdout or to a file written whole."""
+import os
 import sys
 
 import click
@@ -154,8 +155,9 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1),
               help="Games per chunk: the unit of storage, resumption and --ci steps.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, games, ci, max_games, seed, out,
-          threads, scheduler, dask_local, per_game, chunk_games, quiet):
+          threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable)."""
     from fisim import grid
     from fisim.rules.config import ConfigError
@@ -199,6 +201,35 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
             sys.exit(130)
     click.echo(format_table(frame))
     click.echo(f"results: {out}")
+    if not no_report:
+        _write_report(out, None, "html,md,png", None)
+
+
+def _write_report(directory, out, formats, title):
+    from fisim.report import parse_formats, write_report
+    from fisim.store import StoreError
+    try:
+        formats = parse_formats(formats)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        written = write_report(directory, out, formats, title)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    figures = sum(p.parent.name == "figures" for p in written)
+    named = [p.name for p in written if p.parent.name != "figures"] + ([f"{figures} figure files"] if figures else [])
+    click.echo(f"report: {out or os.path.join(directory, 'report')} ({', '.join(named)})")
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--out", default=None, metavar="PATH", help="Report directory [default: DIRECTORY/report].")
+@click.option("--format", "formats", default="html,md,png", show_default=True, metavar="LIST",
+              help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures).")
+@click.option("--title", default=None, help="The report's title.")
+def report(directory, out, formats, title):
+    """Write the balance report of a sweep's results DIRECTORY: HTML, Markdown and figures."""
+    _write_report(directory, out, formats, title)
 
 
 @cli.command()

@@ -1,0 +1,64 @@
+"""Balance reports: `fisim report DIR` turns a sweep's results store into a self-contained HTML
+page, a Markdown summary and the figures as files. Reports read only the store.
+
+    data       the store read and checked; cells pooled into the tables behind each figure
+    figures    the matplotlib figures (Agg canvas)
+    sections   what the report says: sections with figures, tables and captions
+    html       the Jinja2 template (templates/report.html.j2) rendered with embedded figures
+    markdown   the Markdown summary
+"""
+from pathlib import Path
+
+FORMATS = ("html", "md", "png", "svg")
+DEFAULT_FORMATS = ("html", "md", "png")
+
+
+def parse_formats(text):
+    """'html,md,png' -> ('html', 'md', 'png'); ValueError naming a bad format."""
+    items = [t.strip().lower() for t in text.split(",") if t.strip()]
+    if not items:
+        raise ValueError(f"no report format given; choose from: {', '.join(FORMATS)}")
+    for item in items:
+        if item not in FORMATS:
+            raise ValueError(f"unknown report format {item!r}; choose from: {', '.join(FORMATS)}")
+    return tuple(dict.fromkeys(items))
+
+
+def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None):
+    """Read the results store `directory` and write the report into `out` (default
+    directory/report): report.html, report.md and figures/<section>.png|svg, as `formats` asks.
+    Returns the paths written. A missing or damaged store raises fisim.store.StoreError."""
+    from fisim.report import data, figures, html, markdown, sections
+    sweep = data.read(directory)
+    report = sections.build(sweep, title)
+    out = Path(out) if out is not None else Path(directory) / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    images, files = {}, {}
+    for s in report.sections:
+        if s.figure is None:
+            continue
+        rendered = {}
+        for fmt in ("png", "svg"):
+            if fmt in formats or (fmt == "png" and "html" in formats and "svg" not in formats):
+                rendered[fmt] = figures.to_bytes(s.figure, fmt)
+        for fmt in ("png", "svg"):
+            if fmt in formats:
+                path = out / "figures" / f"{s.id}.{fmt}"
+                path.parent.mkdir(exist_ok=True)
+                path.write_bytes(rendered[fmt])
+                written.append(path)
+                files.setdefault(s.id, f"figures/{s.id}.{fmt}")
+        if "html" in formats:
+            kind = "png" if "png" in rendered else "svg"
+            size = [round(v * 110) for v in s.figure.get_size_inches()]
+            images[s.id] = html.embed(kind, rendered[kind], size)
+    if "html" in formats:
+        path = out / "report.html"
+        path.write_text(html.render(report, images, sweep.name), encoding="utf-8")
+        written.append(path)
+    if "md" in formats:
+        path = out / "report.md"
+        path.write_text(markdown.render(report, files, sweep.name), encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,319 @@
+"""Aggregation for reports: every number a report shows, computed from the results store alone.
+
+A report reads a sweep's store once (fisim.store: the manifest and the finished chunks), checks
+that it is whole, and pools cells into the tables behind each figure. Pooling adds games, wins
+and counts; a pooled win rate gets its own Wilson interval. Comparisons pool *pairs*: game i of
+two cells that differ in one setting started from the same shuffles, so the per-game win
+indicators of matched cells are concatenated and their paired difference taken
+(fisim.compare.paired_difference).
+
+The *main slice* is what the headline figures show: the standard island (else the sweep's first
+layout), the sweep's first policy and the official rules (for a player count that has no
+official cell, such as 1 player with `solo`, that count's first rule variant). Teams are pooled.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from fisim.compare import paired_difference
+from fisim.rules.constants import LEVELS, N_ROLES, ROLE_NAMES
+from fisim.stats import wilson
+from fisim.store import CAUSES, Store, StoreError, target_reached
+
+LEVEL_ORDER = list(LEVELS)
+SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
+CHUNK_COLUMNS = ("cell", "chunk", "games", "wins", "turns_hist", "treasures_hist", "role_games", "role_wins",
+                 "win_bits", *(f"cause_{c}" for c in CAUSES))
+BASELINE_VALUES = {"layout": "standard", "rules": "official"}
+
+
+@dataclass
+class Sweep:
+    """A results store read for a report: the manifest, one row per cell, per-game win bits."""
+    name: str
+    manifest: dict
+    cells: pd.DataFrame
+    bits: dict = field(repr=False)
+    incomplete: list = field(default_factory=list)
+
+    def policy_label(self, name):
+        """`name@version`; a policy file is named by its file name, never its path."""
+        version = self.manifest.get("policies", {}).get(name, "?")
+        base = Path(name).stem if name.endswith(".py") else name
+        return f"{base}@{version}"
+
+    def values(self, axis):
+        """The values of a setting in the order the sweep lists them."""
+        return list(dict.fromkeys(self.cells[axis]))
+
+    @property
+    def games(self):
+        return int(self.cells["games"].sum())
+
+    def baseline(self, axis):
+        values = self.values(axis)
+        wanted = BASELINE_VALUES.get(axis)
+        return wanted if wanted in values else values[0]
+
+    def main_rules(self, players):
+        """The rules the main slice shows for a player count (official, else its first variant)."""
+        mine = self.cells[(self.cells["players"] == players) & (self.cells["layout"] == self.baseline("layout"))
+                          & (self.cells["policy"] == self.baseline("policy"))]
+        values = list(dict.fromkeys(mine["rules"]))
+        return self.baseline("rules") if self.baseline("rules") in values else (values[0] if values else None)
+
+    def main(self):
+        """The cells of the main slice (see the module docstring)."""
+        c = self.cells
+        rules = c["players"].map({p: self.main_rules(p) for p in self.values("players")})
+        return c[(c["layout"] == self.baseline("layout")) & (c["policy"] == self.baseline("policy"))
+                 & (c["rules"] == rules)]
+
+
+def read(path):
+    """Read and check a results directory; StoreError (one line) when it is missing or damaged."""
+    store = Store(path)
+    manifest = store.read_manifest()
+    where = store.manifest_path
+    if not isinstance(manifest, dict):
+        raise StoreError(f"{where} is not a fisim manifest (not a JSON object)")
+    for key in ("cells", "target", "policies"):
+        if key not in manifest:
+            raise StoreError(f"{where} is damaged: it has no {key!r} entry")
+    if not manifest["cells"]:
+        raise StoreError(f"{where} lists no cells")
+    for cell in manifest["cells"]:
+        missing = [k for k in ("key", *SETTINGS) if k not in cell]
+        if missing:
+            raise StoreError(f"{where} is damaged: a cell has no {missing[0]!r}")
+    if not (store.path / "chunks").is_dir():
+        raise StoreError(f"{store.path} has no chunks directory: no game of this sweep has been stored")
+    chunks = store.read_chunks()
+    if len(chunks):
+        absent = [c for c in CHUNK_COLUMNS if c not in chunks.columns]
+        if absent:
+            raise StoreError(f"chunk files in {store.path} lack the column {absent[0]!r}: written by another "
+                             "fisim version or damaged")
+    rows, bits, incomplete = [], {}, []
+    by_cell = {}
+    for chunk in chunks.to_dict("records"):
+        by_cell.setdefault(chunk["cell"], []).append(chunk)
+    for cell in manifest["cells"]:
+        key = cell["key"]
+        label = ", ".join(str(cell[k]) for k in SETTINGS)
+        mine = sorted(by_cell.get(key, []), key=lambda c: int(c["chunk"]))
+        gap = next((k for k, c in enumerate(mine) if int(c["chunk"]) != k), None)
+        if gap is not None:
+            raise StoreError(f"chunk file {key}-{gap:06d}.parquet of cell [{label}] is missing from "
+                             f"{store.path / 'chunks'}; run the same sweep again to replay it")
+        done, complete = _counted(mine, manifest["target"])
+        if not done:
+            raise StoreError(f"cell [{label}] has no finished games in {store.path}; run the same sweep "
+                             "again to complete it")
+        for chunk in done:
+            _check_chunk(chunk, store.path)
+        if not complete:
+            incomplete.append(label)
+        row = {k: cell[k] for k in SETTINGS}
+        row.update(cell=key, games=sum(int(c["games"]) for c in done), wins=sum(int(c["wins"]) for c in done),
+                   complete=complete)
+        for name in CAUSES:
+            row[f"cause_{name}"] = sum(int(c[f"cause_{name}"]) for c in done)
+        row["turns_hist"] = _sum_arrays([c["turns_hist"] for c in done])
+        row["treasures_hist"] = _sum_arrays([c["treasures_hist"] for c in done], 5)
+        row["role_games"] = _sum_arrays([c["role_games"] for c in done], N_ROLES)
+        row["role_wins"] = _sum_arrays([c["role_wins"] for c in done], N_ROLES)
+        rows.append(row)
+        bits[key] = np.concatenate([np.unpackbits(np.frombuffer(c["win_bits"], np.uint8))[:int(c["games"])]
+                                    .astype(bool) for c in done])
+    return Sweep(Path(path).resolve().name, manifest, pd.DataFrame(rows), bits, incomplete)
+
+
+def _counted(chunks, target):
+    """The chunks that count, as fisim.store.counted_chunks decides (those up to the one that
+    reached the target), on a cell's chunk records in order; and whether the target is reached."""
+    wins = games = 0
+    done = []
+    for chunk in chunks:
+        if target_reached(target, wins, games):
+            break
+        wins += int(chunk["wins"])
+        games += int(chunk["games"])
+        done.append(chunk)
+    return done, target_reached(target, wins, games)
+
+
+def _check_chunk(chunk, path):
+    name = f"{chunk['cell']}-{int(chunk['chunk']):06d}.parquet"
+    games, wins = int(chunk["games"]), int(chunk["wins"])
+    bits = np.unpackbits(np.frombuffer(chunk["win_bits"], np.uint8))
+    problem = None
+    if games <= 0 or not 0 <= wins <= games:
+        problem = f"{wins} wins in {games} games"
+    elif len(bits) < games or int(bits[:games].sum()) != wins or bits[games:].any():
+        problem = "its per-game wins do not add up to its win count"
+    elif int(np.sum(chunk["turns_hist"])) != games:
+        problem = "its turn counts do not add up to its games"
+    elif sum(int(chunk[f"cause_{c}"]) for c in CAUSES) > games - wins:
+        problem = "more loss causes than lost games"
+    if problem:
+        raise StoreError(f"chunk file {name} in {path} is inconsistent ({problem}); delete it and run "
+                         "the sweep again to replay that chunk")
+
+
+def _sum_arrays(arrays, width=0):
+    arrays = [np.asarray(a, np.int64) for a in arrays]
+    total = np.zeros(max([width, *(len(a) for a in arrays)]), np.int64)
+    for a in arrays:
+        total[:len(a)] += a
+    return total
+
+
+def _level_key(series):
+    return series.map(lambda v: LEVEL_ORDER.index(v) if v in LEVEL_ORDER else len(LEVEL_ORDER))
+
+
+def pool(cells, by):
+    """Cells pooled by the settings `by`: games, wins, rate and its Wilson interval, the share of
+    games won and lost to each cause, mean turns and treasures, the summed histograms."""
+    out = []
+    for values, group in cells.groupby(list(by), sort=False):
+        values = values if isinstance(values, tuple) else (values,)
+        games, wins = int(group["games"].sum()), int(group["wins"].sum())
+        low, high = wilson(wins, games)
+        turns = _sum_arrays(group["turns_hist"])
+        treasures = _sum_arrays(group["treasures_hist"], 5)
+        row = dict(zip(by, values))
+        row.update(cells=len(group), games=games, wins=wins, rate=wins / games, ci_low=low, ci_high=high,
+                   share_won=wins / games, turns_hist=turns,
+                   mean_turns=float(np.dot(np.arange(len(turns)), turns) / games),
+                   mean_treasures=float(np.dot(np.arange(len(treasures)), treasures) / games),
+                   role_games=_sum_arrays(group["role_games"], N_ROLES),
+                   role_wins=_sum_arrays(group["role_wins"], N_ROLES))
+        for name in CAUSES:
+            row[f"share_{name}"] = int(group[f"cause_{name}"].sum()) / games
+        out.append(row)
+    frame = pd.DataFrame(out)
+    order = [k for k in ("players", "level", "team") if k in by]
+    if order and len(frame):
+        frame = frame.sort_values(order, key=lambda s: _level_key(s) if s.name == "level" else s,
+                                  kind="stable").reset_index(drop=True)
+    return frame
+
+
+def by_level(sweep):
+    """The main slice per player count and level (teams pooled)."""
+    return pool(sweep.main(), ["players", "level"])
+
+
+def survival(turns_hist):
+    """Share of games still going after turn t, for t = 0, 1, ..., the longest game."""
+    hist = np.asarray(turns_hist, np.float64)
+    ended_by = np.cumsum(hist)
+    return 1.0 - ended_by / hist.sum()
+
+
+def teams(sweep):
+    """Fixed teams of the main slice ranked within each player count, pooled over levels: (ranking,
+    per_level) or None when the sweep has fewer than two fixed teams. `ranking` marks the
+    strongest and weakest team of each player count; `per_level` has each team's rate per level."""
+    main = sweep.main()
+    fixed = main[main["team"] != "random"]
+    if fixed["team"].nunique() < 2:
+        return None
+    ranking = pool(fixed, ["players", "team"])
+    ranking = ranking.sort_values(["players", "rate", "team"], ascending=[True, False, True], kind="stable")
+    ranking["rank"] = ranking.groupby("players").cumcount() + 1
+    size = ranking.groupby("players")["team"].transform("size")
+    spread = ranking.groupby("players")["rate"].transform("max") > ranking.groupby("players")["rate"].transform("min")
+    ranking["mark"] = np.where(~spread, "", np.where(ranking["rank"] == 1, "strongest",
+                                                      np.where(ranking["rank"] == size, "weakest", "")))
+    return ranking.reset_index(drop=True), pool(fixed, ["players", "team", "level"])
+
+
+def roles(sweep):
+    """Per player count, the win rate of the main slice's games whose team includes each role."""
+    rows = []
+    for _, r in pool(sweep.main(), ["players"]).iterrows():
+        for i, role in enumerate(ROLE_NAMES):
+            n, w = int(r["role_games"][i]), int(r["role_wins"][i])
+            if n:
+                low, high = wilson(w, n)
+                rows.append({"players": r["players"], "role": role, "games": n, "wins": w, "rate": w / n,
+                             "ci_low": low, "ci_high": high})
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class Comparison:
+    pooled: pd.DataFrame
+    detail: pd.DataFrame
+    unmatched: list
+    cells: pd.DataFrame
+
+
+def comparison(sweep, axis):
+    """Paired differences against the baseline value of `axis` (standard island, official rules,
+    the first policy). The other two of layout, policy and rules are held at the main slice's
+    values; cells are matched on level, players and team. Returns (pooled, detail, unmatched):
+    `pooled` has one row per value and level (players and teams pooled), `detail` one row per
+    value, level and player count; `unmatched` lists values with no baseline cell to pair with;
+    `cells` are the cells compared. None when no two cells of the sweep pair up."""
+    if len(sweep.values(axis)) < 2:
+        return None
+    c = sweep.cells
+    keep = pd.Series(True, index=c.index)
+    for other in ("layout", "policy", "rules"):
+        if other == axis:
+            continue
+        if other == "rules":
+            keep &= c["rules"] == c["players"].map({p: sweep.main_rules(p) for p in sweep.values("players")})
+        else:
+            keep &= c[other] == sweep.baseline(other)
+    base = sweep.baseline(axis)
+    if axis == "rules":
+        bases = {p: sweep.main_rules(p) for p in sweep.values("players")}
+    else:
+        bases = {p: base for p in sweep.values("players")}
+    pairs = []
+    matched, used = set(), set()
+    for (level, players, team), group in c[keep].groupby(["level", "players", "team"], sort=False):
+        ref = group[group[axis] == bases[players]]
+        if ref.empty:
+            continue
+        ref = ref.iloc[0]
+        for _, cell in group.iterrows():
+            if cell[axis] == ref[axis]:
+                continue
+            matched.add(cell[axis])
+            used.update((cell["cell"], ref["cell"]))
+            a, b = sweep.bits[cell["cell"]], sweep.bits[ref["cell"]]
+            n = min(len(a), len(b))
+            pairs.append({axis + "_value": cell[axis], "baseline": ref[axis], "level": level, "players": players,
+                          "a": a[:n], "b": b[:n]})
+    unmatched = [v for v in sweep.values(axis) if v not in matched and v not in set(bases.values())]
+    if not pairs:
+        return None
+    pairs = pd.DataFrame(pairs)
+    pooled = _pool_pairs(pairs, [axis + "_value", "baseline", "level"]).rename(columns={axis + "_value": axis})
+    detail = _pool_pairs(pairs, [axis + "_value", "baseline", "level", "players"]).rename(
+        columns={axis + "_value": axis})
+    return Comparison(pooled, detail, unmatched, c[c["cell"].isin(used)])
+
+
+def _pool_pairs(pairs, by):
+    rows = []
+    for values, group in pairs.groupby(by, sort=False):
+        a = np.concatenate(list(group["a"]))
+        b = np.concatenate(list(group["b"]))
+        diff, low, high = paired_difference(a, b)
+        rows.append({**dict(zip(by, values)), "games": len(a), "rate": float(a.mean()),
+                     "baseline_rate": float(b.mean()), "difference": diff, "ci_low": low, "ci_high": high,
+                     "significant": bool(low > 0 or high < 0)})
+    frame = pd.DataFrame(rows)
+    order = [by[0], "level"] + (["players"] if "players" in by else [])
+    first = {v: i for i, v in enumerate(dict.fromkeys(pairs[by[0]]))}
+    return frame.sort_values(order, key=lambda s: _level_key(s) if s.name == "level"
+                             else (s.map(first) if s.name == by[0] else s), kind="stable").reset_index(drop=True)

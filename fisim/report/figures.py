@@ -1,0 +1,229 @@
+"""The report's figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, so no
+global figure state and no display needed). Each function takes the tables of
+fisim.report.data and a `subtitle` naming the policy, the setting and the number of games, and
+returns a Figure. Rates are in percent; every rate has its 95% interval."""
+import io
+import textwrap
+
+import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from fisim.store import CAUSES
+
+RATE_LABEL = "computer team's win rate (%)"
+LEVEL_COLOURS = {"novice": "#4daf4a", "normal": "#377eb8", "elite": "#ff7f00", "legendary": "#e41a1c"}
+PLAYER_COLOURS = {1: "#666666", 2: "#1b9e77", 3: "#d95f02", 4: "#7570b3"}
+OUTCOME_COLOURS = {"won": "#2ca02c", "landing_sunk": "#8c564b", "treasure_lost": "#9467bd",
+                   "drowned": "#1f77b4", "skull": "#7f7f7f"}
+STRONG, WEAK, PLAIN = "#1a9850", "#d73027", "#5a5a5a"
+STYLE = {"font.size": 9, "axes.titlesize": 9.5, "axes.spines.top": False, "axes.spines.right": False,
+         "svg.hashsalt": "fisim", "svg.fonttype": "path", "figure.dpi": 100}
+
+
+def _figure(width, height, title, subtitle, **kw):
+    """A figure whose heading is the title and, wrapped to its width, the subtitle (policy, setting,
+    games, and that the rates are the computer team's)."""
+    fig = Figure(figsize=(width, height), layout="constrained", **kw)
+    FigureCanvasAgg(fig)
+    chars = int(width * 12.5)
+    lines = textwrap.wrap(title, width=chars) + textwrap.wrap(subtitle, width=int(chars * 1.1))
+    fig.suptitle("\n".join(lines), fontsize=9.5, x=0.01, ha="left", linespacing=1.35)
+    return fig
+
+
+def _colour(mapping, key, i):
+    return mapping.get(key, matplotlib.colormaps["tab10"](i % 10))
+
+
+def _bars(value, rows):
+    """Error bar lengths (below, above) in percent; never negative (an interval's end may differ
+    from the rate by rounding when the rate is 0 or 1)."""
+    low = value - 100 * rows["ci_low"].to_numpy(dtype=float)
+    high = 100 * rows["ci_high"].to_numpy(dtype=float) - value
+    return [np.clip(low, 0, None), np.clip(high, 0, None)]
+
+
+def _percent_top(highs):
+    top = 100 * float(np.nanmax(highs)) if len(highs) else 1.0
+    return max(top * 1.15, 1.0)
+
+
+def to_bytes(fig, fmt):
+    """The figure as PNG or SVG bytes, without a timestamp, so an unchanged figure is unchanged."""
+    buf = io.BytesIO()
+    metadata = {"Software": None} if fmt == "png" else {"Date": None, "Creator": None}
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
+    return buf.getvalue()
+
+
+def _drawn(draw):
+    """Draw under the report's style (rc settings apply when artists are made)."""
+    def wrapper(*args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return draw(*args, **kwargs)
+    wrapper.__name__, wrapper.__doc__ = draw.__name__, draw.__doc__
+    return wrapper
+
+
+@_drawn
+def win_by_level(frame, levels, subtitle):
+    """Win rate per level, one line per player count, with 95% interval bars."""
+    fig = _figure(7, 4.2, "Computer team's win rate by difficulty level (95% intervals)", subtitle)
+    ax = fig.add_subplot()
+    x = {level: i for i, level in enumerate(levels)}
+    players = sorted(frame["players"].unique())
+    for j, p in enumerate(players):
+        rows = frame[frame["players"] == p]
+        shift = (j - (len(players) - 1) / 2) * 0.06
+        xs = [x[v] + shift for v in rows["level"]]
+        rate = 100 * rows["rate"].to_numpy()
+        err = _bars(rate, rows)
+        ax.errorbar(xs, rate, yerr=err, marker="o", capsize=4, lw=1.6, color=_colour(PLAYER_COLOURS, p, j),
+                    label=f"{p} player{'s' if p > 1 else ''}")
+    ax.set_xticks(range(len(levels)), levels)
+    ax.set_xlim(-0.4, len(levels) - 0.6)
+    ax.set_ylim(0, _percent_top(frame["ci_high"]))
+    ax.set_xlabel("starting water level")
+    ax.set_ylabel(RATE_LABEL)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(frameon=False)
+    return fig
+
+
+@_drawn
+def heat_map(frame, levels, subtitle):
+    """Level x players, each square the win rate with its interval."""
+    players = sorted(frame["players"].unique())
+    grid = np.full((len(players), len(levels)), np.nan)
+    text = {}
+    digits = 2 if frame["ci_high"].max() < 0.1 else 1
+    for _, r in frame.iterrows():
+        i, j = players.index(r["players"]), levels.index(r["level"])
+        grid[i, j] = 100 * r["rate"]
+        text[i, j] = (f"{100 * r['rate']:.{digits}f}%\n"
+                      f"{100 * r['ci_low']:.{digits}f}–{100 * r['ci_high']:.{digits}f}")
+    fig = _figure(1.6 + 1.5 * len(levels), 1.4 + 0.75 * len(players),
+                  "Computer team's win rate: level × players (95% intervals)", subtitle)
+    ax = fig.add_subplot()
+    top = max(float(np.nanmax(grid)), 1.0)
+    image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=top, aspect="auto")
+    for (i, j), t in text.items():
+        dark = grid[i, j] < 0.6 * top
+        ax.text(j, i, t, ha="center", va="center", fontsize=8.5, color="white" if dark else "black")
+    ax.set_xticks(range(len(levels)), levels)
+    ax.set_yticks(range(len(players)), [f"{p} player{'s' if p > 1 else ''}" for p in players])
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    fig.colorbar(image, ax=ax, label=RATE_LABEL, shrink=0.9)
+    return fig
+
+
+@_drawn
+def team_ranking(ranking, subtitle):
+    """Every team with its interval, best first, one panel per player count."""
+    groups = [(p, g) for p, g in ranking.groupby("players", sort=True)]
+    sizes = [len(g) for _, g in groups]
+    fig = _figure(7.5, 1.3 + 0.19 * sum(sizes) + 0.45 * len(groups),
+                  "Teams ranked by the computer team's win rate (levels pooled; 95% intervals)", subtitle)
+    axes = fig.subplots(len(groups), 1, squeeze=False, gridspec_kw={"height_ratios": sizes})[:, 0]
+    top = _percent_top(ranking["ci_high"])
+    for ax, (p, g) in zip(axes, groups):
+        y = np.arange(len(g))[::-1]
+        rate = 100 * g["rate"].to_numpy()
+        err = _bars(rate, g)
+        colours = [STRONG if m == "strongest" else WEAK if m == "weakest" else PLAIN for m in g["mark"]]
+        for yi, r, e0, e1, c in zip(y, rate, err[0], err[1], colours):
+            ax.errorbar(r, yi, xerr=[[e0], [e1]], fmt="o", ms=4, capsize=2.5, color=c)
+        labels = [t + ("  (strongest)" if m == "strongest" else "  (weakest)" if m == "weakest" else "")
+                  for t, m in zip(g["team"], g["mark"])]
+        ax.set_yticks(y, labels, fontsize=7.5)
+        for tick, c in zip(ax.get_yticklabels(), colours):
+            tick.set_color(c)
+        ax.set_ylim(-0.7, len(g) - 0.3)
+        ax.set_xlim(0, top)
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(f"{p} players: {len(g)} teams", loc="left")
+    axes[-1].set_xlabel(RATE_LABEL)
+    return fig
+
+
+@_drawn
+def loss_causes(frame, levels, subtitle):
+    """Stacked shares of the outcomes (won, each primary loss cause) per level and player count."""
+    players = sorted(frame["players"].unique())
+    fig = _figure(2.2 + 2.4 * len(players), 4.4, "How the computer team's games end, per level "
+                  "(share of games)", subtitle)
+    axes = fig.subplots(1, len(players), squeeze=False, sharey=True)[0]
+    outcomes = ["won", *CAUSES]
+    for ax, p in zip(axes, players):
+        rows = frame[frame["players"] == p].set_index("level").reindex([v for v in levels])
+        bottom = np.zeros(len(levels))
+        for name in outcomes:
+            share = 100 * np.nan_to_num(rows[f"share_{name}"].to_numpy(dtype=float))
+            ax.bar(range(len(levels)), share, bottom=bottom, color=OUTCOME_COLOURS[name], width=0.7,
+                   label=name.replace("_", " ") if ax is axes[0] else None)
+            bottom += share
+        ax.set_xticks(range(len(levels)), levels, rotation=30)
+        ax.set_ylim(0, 100)
+        ax.set_title(f"{p} player{'s' if p > 1 else ''}", loc="left")
+    axes[0].set_ylabel("share of games (%)")
+    fig.legend(loc="outside right center", frameon=False, title="outcome")
+    return fig
+
+
+@_drawn
+def survival_curves(frame, levels, subtitle, survival):
+    """Share of games still going after turn t, one line per level, one panel per player count."""
+    players = sorted(frame["players"].unique())
+    fig = _figure(2.2 + 2.6 * len(players), 3.8, "Share of the computer team's games still going after "
+                  "turn t", subtitle)
+    axes = fig.subplots(1, len(players), squeeze=False, sharey=True)[0]
+    for ax, p in zip(axes, players):
+        rows = frame[frame["players"] == p]
+        for i, level in enumerate(levels):
+            row = rows[rows["level"] == level]
+            if row.empty:
+                continue
+            s = 100 * survival(row.iloc[0]["turns_hist"])
+            ax.step(np.arange(len(s)), s, where="post", color=_colour(LEVEL_COLOURS, level, i), lw=1.5,
+                    label=level)
+        ax.set_ylim(0, 101)
+        ax.set_xlim(left=0)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("player turn t")
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{p} player{'s' if p > 1 else ''}", loc="left")
+    axes[0].set_ylabel("games still going (%)")
+    axes[-1].legend(frameon=False, title="level")
+    return fig
+
+
+@_drawn
+def differences(pooled, axis, names, levels, title, subtitle):
+    """Paired differences (points of win rate) against the baseline, one row per compared value
+    (the largest mean difference on top), one marker per level, with 95% intervals."""
+    mean = pooled.groupby(axis, sort=False)["difference"].mean().sort_values(ascending=False, kind="stable")
+    values = list(mean.index)
+    present = [v for v in levels if v in set(pooled["level"])]
+    fig = _figure(7.5, 2.8 + 0.25 * len(values) * max(1.5, len(present) ** 0.5), title, subtitle)
+    ax = fig.add_subplot()
+    for i, level in enumerate(present):
+        rows = pooled[pooled["level"] == level]
+        shift = (i - (len(present) - 1) / 2) * min(0.18, 0.8 / max(1, len(present)))
+        y = [len(values) - 1 - values.index(v) - shift for v in rows[axis]]
+        d = 100 * rows["difference"].to_numpy()
+        err = _bars(d, rows)
+        ax.errorbar(d, y, xerr=err, fmt="o", ms=4, capsize=2.5, color=_colour(LEVEL_COLOURS, level, i),
+                    label=level)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(range(len(values))[::-1], [names.get(v, v) for v in values])
+    ax.set_ylim(-0.7, len(values) - 0.3)
+    ax.set_xlabel("difference in the computer team's win rate (percentage points)")
+    ax.grid(axis="x", alpha=0.3)
+    fig.legend(loc="outside lower center", frameon=False, ncols=len(present), title="starting water level")
+    return fig

@@ -1,0 +1,315 @@
+"""What a report says: its sections, each a figure and tables with captions, built from the
+aggregates of fisim.report.data. The HTML and Markdown writers render the same Report, so both
+show the same numbers. A section is only made when the sweep has the data for it."""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fisim.report import data, figures
+from fisim.rules.constants import ROLE_NAMES
+from fisim.store import CAUSES
+
+HUMAN = "win rates are the computer team's, not a human team's"
+
+
+@dataclass
+class Table:
+    caption: str
+    columns: list
+    rows: list                      # lists of strings
+    marks: list = None              # per row: "", "strongest" or "weakest"
+    markdown: bool = True           # detail tables go to the HTML report only
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    text: str
+    caption: str                    # who played, the setting held fixed, how many games
+    figure: object = None           # a matplotlib Figure
+    tables: list = field(default_factory=list)
+    note: str = ""
+
+
+@dataclass
+class Report:
+    title: str
+    subtitle: str
+    overview: list                  # (label, value) pairs
+    highlights: list
+    warnings: list
+    sections: list
+
+
+def pct(x, digits=2):
+    return f"{100 * x:.{digits}f}%"
+
+
+def ci(low, high, digits=2):
+    return f"{100 * low:.{digits}f}–{100 * high:.{digits}f}%"
+
+
+def points(x):
+    return f"{100 * x:+.2f}"
+
+
+def points_ci(low, high):
+    return f"{100 * low:+.2f} to {100 * high:+.2f}"
+
+
+def plural(n, word):
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _games_text(cells):
+    per = sorted(set(int(g) for g in cells["games"]))
+    each = f"{per[0]:,}" if len(per) == 1 else f"{per[0]:,}–{per[-1]:,}"
+    return f"{int(cells['games'].sum()):,} games ({plural(len(cells), 'cell')} of {each} games each)"
+
+
+def _who(sweep, cells, held=("layout", "policy", "rules")):
+    parts = []
+    if "policy" in held:
+        parts.append("policy " + ", ".join(sweep.policy_label(p) for p in dict.fromkeys(cells["policy"])))
+    if "layout" in held:
+        parts.append(", ".join(dict.fromkeys(cells["layout"])) + " island")
+    if "rules" in held:
+        parts.append(", ".join(dict.fromkeys(cells["rules"])) + " rules")
+    return "; ".join(parts) + f"; {_games_text(cells)}. The {HUMAN}."
+
+
+def build(sweep, title=None):
+    main = sweep.main()
+    levels = [v for v in data.LEVEL_ORDER if v in set(sweep.cells["level"])]
+    levels += [v for v in sweep.values("level") if v not in levels]
+    table = data.by_level(sweep)
+    who = _who(sweep, main)
+    subtitle_main = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · "
+                     f"{sweep.baseline('layout')} island · {', '.join(dict.fromkeys(main['rules']))} rules · "
+                     f"{int(main['games'].sum()):,} games · {HUMAN}")
+    sections = []
+
+    rows = [[str(r["players"]), r["level"], pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
+             f"{r['wins']:,}"] for _, r in table.iterrows()]
+    sections.append(Section(
+        "win-by-level", "Win rate by level",
+        "The share of games the computer team won at each starting water level, for each number of players"
+        + (" (teams pooled)" if main["team"].nunique() > 1 else "") + ", with its 95% interval.",
+        who, figures.win_by_level(table, levels, subtitle_main),
+        [Table("Win rate by level and player count", ["Players", "Level", "Win rate", "95% CI", "Games", "Wins"],
+               rows)]))
+
+    if table["level"].nunique() >= 2 and table["players"].nunique() >= 2:
+        players = sorted(table["players"].unique())
+        cols = [v for v in levels if v in set(table["level"])]
+        grid = []
+        for p in players:
+            line = [f"{p} players"]
+            for level in cols:
+                r = table[(table["players"] == p) & (table["level"] == level)]
+                line.append(f"{pct(r.iloc[0]['rate'])} ({ci(r.iloc[0]['ci_low'], r.iloc[0]['ci_high'])})"
+                            if len(r) else "–")
+            grid.append(line)
+        sections.append(Section(
+            "heat-map", "Level × players",
+            "The same win rates as a map: rows are player counts, columns starting water levels; each square "
+            "gives the rate and its 95% interval.",
+            who, figures.heat_map(table, cols, subtitle_main),
+            [Table("Win rate (95% CI) by player count and level", ["", *cols], grid)]))
+
+    ranked = data.teams(sweep)
+    if ranked is not None:
+        ranking, per_level = ranked
+        fixed = main[main["team"] != "random"]
+        team_levels = [v for v in levels if v in set(per_level["level"])]
+        rows, marks = [], []
+        for _, r in ranking.iterrows():
+            mine = per_level[(per_level["players"] == r["players"]) & (per_level["team"] == r["team"])]
+            by = {x["level"]: x for _, x in mine.iterrows()}
+            rows.append([str(r["players"]), str(r["rank"]), r["team"] + (f" ({r['mark']})" if r["mark"] else ""),
+                         pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
+                         *[pct(by[v]["rate"]) if v in by else "–" for v in team_levels]])
+            marks.append(r["mark"])
+        sections.append(Section(
+            "team-ranking", "Teams ranked",
+            "Every team of adventurers the sweep played, ranked within its player count by the computer team's "
+            "win rate with the levels pooled; the strongest and weakest team of each player count are "
+            "highlighted. Overlapping intervals mean the order of those teams is not settled by these games.",
+            _who(sweep, fixed),
+            figures.team_ranking(ranking, subtitle_main.replace(
+                f"{int(main['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
+            [Table("Teams ranked within each player count (levels pooled; rate per level on the right)",
+                   ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)]))
+
+    role = data.roles(sweep)
+    if len(role) and main["team"].eq("random").any():
+        players = sorted(role["players"].unique())
+        rows = []
+        for p in players:
+            mine = role[role["players"] == p].set_index("role")
+            rows.append([f"{p} players", *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
+                                           if n in mine.index else "–" for n in ROLE_NAMES]])
+        sections.append(Section(
+            "adventurers", "Adventurers in the team",
+            "With a random team each game, the computer team's win rate in the games whose team included each "
+            "adventurer (levels pooled), with its 95% interval.",
+            _who(sweep, main[main["team"] == "random"]), None,
+            [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)]))
+
+    outcome_cols = ["won", *CAUSES]
+    rows = [[str(r["players"]), r["level"], *[pct(r[f"share_{o}"]) for o in outcome_cols], f"{r['games']:,}"]
+            for _, r in table.iterrows()]
+    sections.append(Section(
+        "loss-causes", "How games end",
+        "The share of games won and lost to each cause, per level. When several losing conditions hold at "
+        "once, a game counts under the first of: landing sunk, treasure lost, drowned, skull.",
+        who, figures.loss_causes(table, levels, subtitle_main),
+        [Table("Outcome shares per player count and level",
+               ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)]))
+
+    rows = []
+    for _, r in table.iterrows():
+        s = data.survival(r["turns_hist"])
+        median = int(np.argmax(s <= 0.5))
+        p90 = int(np.argmax(s <= 0.1))
+        rows.append([str(r["players"]), r["level"], f"{r['mean_turns']:.2f}", str(median), str(p90),
+                     f"{r['mean_treasures']:.3f}", f"{r['games']:,}"])
+    sections.append(Section(
+        "survival", "How long games last",
+        "The share of games still going after each player turn (wins and losses both end a game), one curve "
+        "per level.",
+        who, figures.survival_curves(table, levels, subtitle_main, data.survival),
+        [Table("Game length and treasures captured",
+               ["Players", "Level", "Mean turns", "Median turns", "90% of games over by turn",
+                "Mean treasures captured", "Games"], rows)]))
+
+    for axis, sid, heading, noun in (("layout", "layouts", "Islands compared with the standard island", "layout"),
+                                     ("rules", "rules", "Rule readings compared with the official rules", "rules"),
+                                     ("policy", "policies", "Policies compared", "policy")):
+        section = _comparison(sweep, axis, sid, heading, noun, levels)
+        if section is not None:
+            sections.append(section)
+
+    return Report(title or "Forbidden Island balance report", _subtitle(sweep), _overview(sweep),
+                  _highlights(sweep, table, ranked, sections), _warnings(sweep), sections)
+
+
+def _comparison(sweep, axis, sid, title, noun, levels):
+    if axis == "layout" and "standard" not in sweep.values("layout"):
+        return None
+    if axis == "rules" and "official" not in sweep.values("rules"):
+        return None
+    result = data.comparison(sweep, axis)
+    if result is None:
+        return None
+    pooled, detail, unmatched, used = result.pooled, result.detail, result.unmatched, result.cells
+    names = {p: sweep.policy_label(p) for p in sweep.values("policy")} if axis == "policy" else {}
+    name = lambda v: names.get(v, v)   # noqa: E731
+    baselines = ", ".join(name(b) for b in dict.fromkeys(pooled["baseline"]))
+    held_text = "; ".join([
+        (f"policies {', '.join(name(p) for p in dict.fromkeys(used['policy']))}" if axis == "policy" else
+         f"policy {sweep.policy_label(sweep.baseline('policy'))}"),
+        *[f"{', '.join(dict.fromkeys(used['layout']))} island" if o == "layout" else
+          f"{', '.join(dict.fromkeys(used['rules']))} rules" for o in ("layout", "rules") if o != axis]])
+    per = sorted(set(int(g) for g in pooled["games"]))
+    caption = (f"{held_text}; each comparison pairs the same games of the two settings, "
+               f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}). "
+               f"The {HUMAN}.")
+    subtitle = f"{held_text} · paired games per level: {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} · {HUMAN}"
+    fig = figures.differences(pooled, axis, names, levels,
+                              f"{title}: paired differences in win rate (95% intervals)", subtitle)
+    columns = [noun.capitalize(), "Level", "Win rate", "Baseline", "Difference (points)", "95% CI", "Games",
+               "Significant"]
+
+    def rows_of(frame, with_players):
+        out = []
+        for _, r in frame.iterrows():
+            out.append([name(r[axis]), r["level"], *([str(r["players"])] if with_players else []),
+                        pct(r["rate"]), f"{pct(r['baseline_rate'])} ({name(r['baseline'])})", points(r["difference"]),
+                        points_ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}", "yes" if r["significant"] else "no"])
+        return out
+
+    tables = [Table(f"Each {noun} against {baselines}, per level (players and teams pooled)", columns,
+                    rows_of(pooled, False))]
+    if detail["players"].nunique() > 1:
+        tables.append(Table(f"Each {noun} against {baselines}, per level and player count",
+                            columns[:2] + ["Players"] + columns[2:], rows_of(detail, True), markdown=False))
+    note = ""
+    if unmatched:
+        note = (f"Not compared (no {baselines} cell of the same level, players and team): "
+                f"{', '.join(name(v) for v in unmatched)}.")
+    text = (f"Each {noun} against {baselines}: the difference in the computer team's win rate over the same games "
+            "(common random numbers), so the interval is much narrower than for two separate samples. "
+            "Points to the right of the line mean more wins than the baseline; 'significant' means the 95% "
+            "interval excludes zero.")
+    return Section(sid, title, text, caption, fig, tables, note)
+
+
+def _subtitle(sweep):
+    policies = ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))
+    return (f"Monte Carlo results of fisim: {sweep.games:,} games played by the computer team (policy {policies}). "
+            f"Every rate is the computer team's, not a human team's, and carries its 95% confidence interval.")
+
+
+def _overview(sweep):
+    m = sweep.manifest
+    teams = sweep.values("team")
+    fixed = [t for t in teams if t != "random"]
+    target = m["target"]
+    if "games" in target:
+        target_text = f"{target['games']:,} games per cell"
+    else:
+        target_text = (f"until the 95% interval's half-width is at most {100 * target['ci']:.2f} points "
+                       f"(at most {target['max_games']:,} games)")
+    team_text = ("a random team each game" if not fixed else
+                 f"{len(fixed)} fixed teams" + (" and random teams" if "random" in teams else ""))
+    return [
+        ("Islands", ", ".join(sweep.values("layout"))),
+        ("Levels", ", ".join(sweep.values("level"))),
+        ("Players", ", ".join(str(p) for p in sorted(sweep.values("players")))),
+        ("Teams", team_text),
+        ("Policies", ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))),
+        ("Rules", ", ".join(sweep.values("rules"))),
+        ("Games", f"{sweep.games:,} in {plural(len(sweep.cells), 'cell')}; {target_text}"),
+        ("Seed", str(m.get("seed", "?"))),
+        ("Versions", f"fisim {m.get('fisim_version', '?')}, rules version {m.get('rules_version', '?')}"),
+    ]
+
+
+def _highlights(sweep, table, ranked, sections):
+    out = []
+    if len(table) > 1 and table["rate"].max() > table["rate"].min():
+        best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
+        out.append(f"Easiest setting: {best['level']} with {best['players']} players, {pct(best['rate'])} won "
+                   f"({ci(best['ci_low'], best['ci_high'])}); hardest: {worst['level']} with {worst['players']} "
+                   f"players, {pct(worst['rate'])} ({ci(worst['ci_low'], worst['ci_high'])}).")
+    elif len(table) > 1:
+        out.append(f"Every setting of the main figures: {pct(table['rate'].iloc[0])} won "
+                   f"(intervals up to {pct(table['ci_high'].max())}).")
+    else:
+        r = table.iloc[0]
+        out.append(f"{r['level']} with {r['players']} players: {pct(r['rate'])} won ({ci(r['ci_low'], r['ci_high'])}).")
+    if ranked is not None:
+        ranking, _ = ranked
+        for p, g in ranking.groupby("players"):
+            if not g["mark"].any():
+                continue
+            top, bottom = g.iloc[0], g.iloc[-1]
+            out.append(f"{p} players: strongest team {top['team']}, {pct(top['rate'])} "
+                       f"({ci(top['ci_low'], top['ci_high'])}); weakest {bottom['team']}, {pct(bottom['rate'])} "
+                       f"({ci(bottom['ci_low'], bottom['ci_high'])}), levels pooled.")
+    for s in sections:
+        if s.id in ("layouts", "rules", "policies"):
+            rows = s.tables[0].rows
+            significant = sum(r[-1] == "yes" for r in rows)
+            out.append(f"{s.title}: {significant} of {len(rows)} comparisons (per level) differ significantly "
+                       "from the baseline.")
+    return out
+
+
+def _warnings(sweep):
+    if not sweep.incomplete:
+        return []
+    return [f"{len(sweep.incomplete)} of {len(sweep.cells)} cells have not reached the sweep's target yet "
+            f"(e.g. [{sweep.incomplete[0]}]); run the same sweep again to finish them."]
