@@ -118,6 +118,11 @@ def parse_policies(text):
 
 def expand(layouts, levels, players, teams, policies, rules):
     """Every cell of the grid, in a fixed order."""
+    if teams not in ("random", "all"):
+        wrong = [t for t in teams if len(t) not in players]
+        if wrong:
+            raise ConfigError(f"team {'+'.join(wrong[0])} has {len(wrong[0])} adventurers but --players is "
+                              f"{','.join(map(str, players))}")
     cells = []
     for p in players:
         if teams == "random":
@@ -129,15 +134,10 @@ def expand(layouts, levels, players, teams, policies, rules):
         for layout, level, team, policy, switches in itertools.product(layouts, levels, team_list, policies, rules):
             if (p == 1) != ("solo" in switches):
                 continue
-            cells.append(Cell(layout, level, p, team, policy, switches))
-    if teams not in ("random", "all"):
-        wrong = [t for t in teams if len(t) not in players]
-        if wrong:
-            raise ConfigError(f"team {'+'.join(wrong[0])} has {len(wrong[0])} adventurers but --players is "
-                              f"{','.join(map(str, players))}")
+            cell = Cell(layout, level, p, team, policy, switches)
+            cell.config        # validates the setting
+            cells.append(cell)
     if not cells:
         raise ConfigError("the grid is empty: no cell fits these options (1 player needs --rules solo, "
                           "and solo needs --players 1)")
-    for cell in cells:
-        cell.config   # validates
     return cells

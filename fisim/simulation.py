@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 
+from fisim.files import atomic_write
 from fisim.rules.config import RULES_VERSION, GameConfig
 from fisim.rules.constants import LOSS_NAMES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
@@ -56,10 +57,11 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy="ra
         what = (f"chose an option that was not offered at a {DECISION_NAMES[at - 1]} decision" if at
                 else "did not end within the turn limit")
         raise EngineError(f"policy {pol.NAME}: game {g} {what}")
-    return _frame(rows, config, island.name, f"{pol.NAME}@{pol.VERSION}", seed, first_game)
+    return games_frame(rows, config, island.name, f"{pol.NAME}@{pol.VERSION}", seed, first_game)
 
 
-def _frame(rows, config, layout_name, policy_label, seed, first_game):
+def games_frame(rows, config, layout_name, policy_label, seed, first_game):
+    """One row per game (the columns `fisim simulate --out` writes) from engine result rows."""
     n = rows.shape[0]
     cond = rows[:, R_CONDITIONS]
     cause_bit = rows[:, R_CAUSE]
@@ -106,19 +108,8 @@ def summary(frame):
 
 
 def write_frame(frame, path):
-    """Write to .parquet or .csv atomically (a temporary file renamed into place)."""
-    import os
-    from pathlib import Path
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        if path.suffix == ".parquet":
-            frame.to_parquet(tmp, index=False)
-        else:
-            frame.to_csv(tmp, index=False)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
+    """Write one row per game to .parquet or .csv, whole or not at all."""
+    if str(path).endswith(".parquet"):
+        atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
+    else:
+        atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))

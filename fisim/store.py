@@ -9,7 +9,6 @@ complete; a run that is interrupted loses at most the chunks in flight. Reports 
 read only this directory.
 """
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from fisim.files import atomic_write
 from fisim.rules.constants import LOSS_NAMES, N_ROLES
 from fisim.rules.state import WON
 from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS
@@ -28,16 +28,6 @@ CAUSES = [n.replace("-", "_") for n in LOSS_NAMES]
 
 class StoreError(ValueError):
     """A results directory fisim cannot use; the message says why."""
-
-
-def _atomic_write(path, write):
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def chunk_record(cell_key, chunk, first_game, rows):
@@ -88,7 +78,7 @@ class Store:
         if self.path.exists() and any(self.path.iterdir()):
             raise StoreError(f"{self.path} is not empty and has no {MANIFEST}; use a new or empty directory")
         (self.path / "chunks").mkdir(parents=True, exist_ok=True)
-        _atomic_write(self.manifest_path, lambda p: p.write_text(json.dumps(manifest, indent=1, sort_keys=True)))
+        atomic_write(self.manifest_path, lambda p: p.write_text(json.dumps(manifest, indent=1, sort_keys=True)))
 
     def read_manifest(self):
         try:
@@ -105,9 +95,9 @@ class Store:
         if games_frame is not None:
             path = self.games_path(record["cell"], record["chunk"])
             path.parent.mkdir(exist_ok=True)
-            _atomic_write(path, lambda p: games_frame.to_parquet(p, index=False))
+            atomic_write(path, lambda p: games_frame.to_parquet(p, index=False))
         table = pa.Table.from_pylist([record])
-        _atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
+        atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
 
     def read_chunks(self):
         """All finished chunks as a DataFrame (one row per chunk)."""

@@ -32,7 +32,7 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
 def play_chunk(cell, chunk, size, seed, threads, per_game, chunk_games):
     """Play one chunk of a cell: its aggregate record and, with per_game, its per-game frame."""
     from fisim import engine
-    from fisim.simulation import EngineError, _frame
+    from fisim.simulation import EngineError, games_frame
     from policies import load_policy
     policy = load_policy(cell.policy)
     layout = load_layout(cell.layout)
@@ -41,7 +41,7 @@ def play_chunk(cell, chunk, size, seed, threads, per_game, chunk_games):
     if (rows[:, 0] == 3).any():
         bad = first + int(np.flatnonzero(rows[:, 0] == 3)[0])
         raise EngineError(f"policy {cell.policy}: game {bad} of cell {cell.key} made an illegal choice")
-    frame = _frame(rows, cell.config, layout.name, f"{policy.NAME}@{policy.VERSION}", seed, first) if per_game else None
+    frame = games_frame(rows, cell.config, layout.name, f"{policy.NAME}@{policy.VERSION}", seed, first) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 
 

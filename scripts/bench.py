@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Benchmark of the fisim engine (a measurement, not a test): games per second per policy on 1 and
-2 threads (median of repeats), compile time with a cold and with a warm cache, and peak memory.
+"""Benchmark of fisim (a measurement, not a test): games per second per policy on 1 and 2 threads
+(median of repeats), compile time with a cold and with a warm cache, and peak memory; then the
+default sweep on 1 and 2 threads (cells per minute, games per second) and the peak memory of a
+10-million-game sweep.
 
-    python scripts/bench.py [--games 200000] [--repeats 5] [--policies random,passive]
+    python scripts/bench.py [--games 200000] [--repeats 5] [--policies random,passive] [--no-sweep]
 """
 import argparse
 import json
 import os
 import platform
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -60,6 +64,8 @@ def main():
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--policies", default="random,passive")
+    parser.add_argument("--no-sweep", action="store_true", help="skip the sweep benchmarks")
+    parser.add_argument("--big-sweep-games", type=int, default=10_000_000)
     args = parser.parse_args()
     print(f"machine: {machine()}")
     print(f"setting: standard island, 3 players, normal, random teams; {args.games:,} games x {args.repeats} repeats")
@@ -72,6 +78,34 @@ def main():
         print(f"{policy:>8}: 1 thread {one:>10,.0f} games/s | 2 threads {two:>10,.0f} games/s "
               f"({two / 2:,.0f} per core) | compile cold {cold['ready_s']:.1f} s, warm cache "
               f"{warm['ready_s']:.2f} s | peak memory {warm['peak_rss_mib']:.0f} MiB")
+    if not args.no_sweep:
+        bench_sweeps(args.big_sweep_games)
+
+
+def run_sweep_command(extra, out):
+    """Run `fisim sweep` in a child process; (wall seconds, the child's peak memory in MiB)."""
+    shutil.rmtree(out, ignore_errors=True)
+    fisim = os.path.join(os.path.dirname(sys.executable), "fisim")
+    start = time.perf_counter()
+    subprocess.run([fisim, "sweep", "--quiet", "--out", out, *extra], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def bench_sweeps(big_games):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "sweep")
+        run_sweep_command(["--games", "1000"], out)          # compile the default policy once
+        for threads in (1, 2):
+            wall, _ = run_sweep_command(["--threads", str(threads)], out)
+            cells = len(json.load(open(os.path.join(out, "manifest.json")))["cells"])
+            games = cells * 100_000
+            print(f"default sweep ({cells} cells x 100,000 games), {threads} thread(s): {wall:.1f} s, "
+                  f"{60 * cells / wall:.1f} cells/min, {games / wall:,.0f} games/s")
+        wall, peak = run_sweep_command(["--levels", "normal", "--players", "3", "--policies", "random",
+                                        "--games", str(big_games)], out)
+        print(f"{big_games:,}-game sweep (random policy): {wall:.0f} s, peak memory of the sweep process "
+              f"at most {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

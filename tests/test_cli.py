@@ -27,7 +27,7 @@ def test_simulate_prints_rate_interval_causes_and_writes_parquet(tmp_path):
 
 
 def test_simulate_csv_is_the_same_games_as_the_python_api(tmp_path):
-    from fisim.simulate import simulate
+    from fisim.simulation import simulate
     out = tmp_path / "games.csv"
     r = run("simulate", "--games", "500", "--team", "diver,pilot,engineer", "--layout", "bone-island",
             "--level", "elite", "--rules", "heli-all", "--seed", "8", "--out", str(out))

@@ -8,7 +8,7 @@ from fisim.rules.config import SWITCHES, GameConfig
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_CONDITIONS, R_CAUSE, R_LEVEL, R_STATUS, R_TURNS
-from fisim.simulate import simulate
+from fisim.simulation import simulate
 from policies import load_policy
 
 VARIANTS = [frozenset(), *(frozenset([s]) for s in SWITCHES if s != "solo"),

@@ -1,6 +1,5 @@
 """`fisim sweep`, the results store and `fisim compare`."""
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Regenerate the published balance reports in reports/ from fresh sweeps.
+#
+#   reports/balance/   the standard island: all 50 teams (15 of 2, 20 of 3, 15 of 4 adventurers)
+#                      x 4 levels, TEAM_GAMES games each (default 10,000: 150,000-200,000 games
+#                      per level and player count)
+#   reports/layouts/   the 18 built-in islands x 4 levels x 2-4 players, random teams,
+#                      LAYOUT_GAMES games per cell (default 20,000), each against the standard island
+#   reports/rules/     each rule switch against the official rules, 4 levels x 2-4 players (solo:
+#                      1 player), random teams, RULE_GAMES games per cell (default 50,000)
+#   reports/README.md  the index
+#
+# The policy is policies.DEFAULT unless POLICY says otherwise. Run it where fisim is installed
+# (`fisim` and `python` on PATH), from anywhere. The sweeps' stores go to STORES (default
+# .report-stores/ in the repository, not committed), one per report, named by policy and size,
+# so an interrupted run resumes where it stopped and a new policy starts afresh. Figures are PNG;
+# the self-contained HTML of each report is left in its store (STORES/<name>/report/).
+#
+# Settings (environment): POLICY, TEAM_GAMES, LAYOUT_GAMES, RULE_GAMES, SEED (default 2010),
+# CHUNK (games per chunk, default 50,000), STORES, OUT (default reports), and SWEEP_ARGS for
+# extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786").
+#
+# Running time (2-core machine shared with other jobs, warm compile cache):
+#   tiny size (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500, policy random): about 1.5 minutes,
+#   nearly all of it per-chunk and report overhead (480 cells).
+#   full size: 2,000,000 + 4,320,000 + 3,200,000 = 9.5 million games. The random policy plays
+#   about 40,000-100,000 games a second there (about 3 minutes in all); the heuristic `expert`
+#   policy (work in progress) about 1,300 games a second, which makes about 2 hours. Time scales
+#   with games / (games per second of the policy): measure the latter with scripts/bench.py.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+POLICY=${POLICY:-$(python -c 'import policies; print(policies.DEFAULT)')}
+TEAM_GAMES=${TEAM_GAMES:-10000}
+LAYOUT_GAMES=${LAYOUT_GAMES:-20000}
+RULE_GAMES=${RULE_GAMES:-50000}
+SEED=${SEED:-2010}
+CHUNK=${CHUNK:-50000}
+STORES=${STORES:-.report-stores}
+OUT=${OUT:-reports}
+read -r -a EXTRA <<< "${SWEEP_ARGS:-}"
+
+LABEL=$(python -c "from policies import load_policy; p = load_policy('$POLICY'); print(f'{p.NAME}@{p.VERSION}')")
+LEVELS=novice..legendary
+fmt() { python -c "print(f'{int($1):,}')"; }
+mkdir -p "$STORES" "$OUT"
+start=$SECONDS
+
+# One report: sweep into its store (resumable), then write the Markdown and PNG figures into OUT/name
+# and the HTML beside the store.
+report() {
+    local name=$1 games=$2 title=$3
+    shift 3
+    local store="$STORES/$name-$LABEL-$games-seed$SEED"
+    local t0=$SECONDS
+    echo "== $name: $title ($games games per cell, policy $LABEL)" >&2
+    fisim sweep --levels "$LEVELS" --policies "$POLICY" --games "$games" --seed "$SEED" \
+        --chunk-games "$CHUNK" --out "$store" --no-report --quiet "${EXTRA[@]}" "$@" > /dev/null
+    rm -rf "${OUT:?}/$name"
+    fisim report "$store" --out "$OUT/$name" --format md,png --title "$title" > /dev/null
+    fisim report "$store" --format html --title "$title" > /dev/null
+    echo "   done in $((SECONDS - t0)) s" >&2
+}
+
+report balance "$TEAM_GAMES" "Forbidden Island balance: the standard island, every team, every level" \
+    --layouts standard --players 2..4 --teams all --rules official
+report layouts "$LAYOUT_GAMES" "Forbidden Island balance: the 18 islands compared with the standard island" \
+    --layouts all --players 2..4 --teams random --rules official
+report rules "$RULE_GAMES" "Forbidden Island balance: rule readings compared with the official rules" \
+    --layouts standard --players 1..4 --teams random \
+    --rules official,navigator-plain,heli-all,swim-seed000,no-heli-rescue,solo
+
+cat > "$OUT/README.md" <<EOF
+# Published balance reports
+
+How hard is Forbidden Island? Each report below is a fisim sweep turned into figures and tables,
+every rate with its 95% confidence interval. The games were played by the computer team, policy
+**$LABEL**: the win rates are that program's, not a human team's. They show how the game's
+settings compare with each other.
+
+- [The standard island](balance/report.md): win rate by level and player count, all 50 teams of
+  adventurers ranked, how games end and how long they last ($(fmt "$TEAM_GAMES") games per
+  team and level).
+- [The 18 islands](layouts/report.md): each built-in layout against the standard island, game by
+  game ($(fmt "$LAYOUT_GAMES") games per layout, level and player count).
+- [Rule readings](rules/report.md): each rule switch against the official rules, game by game
+  ($(fmt "$RULE_GAMES") games per variant, level and player count).
+
+Regenerate them all with \`scripts/make_reports.sh\` (its header gives the running time and the
+settings); master seed $SEED.
+EOF
+echo "reports written to $OUT in $((SECONDS - start)) s" >&2
