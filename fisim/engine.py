@@ -83,13 +83,22 @@ def cache_dir():
     return Path(base)
 
 
+def _policy_sources(policy):
+    """The policy's own file and the files of the built-in policy modules it uses (shared helpers)."""
+    files = {Path(policy.__file__)}
+    for value in vars(policy).values():
+        module = value if isinstance(value, types.ModuleType) else sys.modules.get(getattr(value, "__module__", "") or "")
+        path = getattr(module, "__file__", None)
+        if path and Path(path).parent == _POLICIES_DIR:
+            files.add(Path(path))
+    return sorted(files)
+
+
 def _source_key(policy):
-    """A hash of everything a runner compiles: the rules engine, the built-in policies (which may
-    share helpers) and the policy's own file. Only the runners are cached on disk: a cached function
-    would not notice a change in another file it calls."""
+    """A hash of everything a runner compiles: the rules engine and the policy's sources. Only the
+    runners are cached on disk: a cached function would not notice a change in another file."""
     h = hashlib.sha256(f"{fisim.__version__} numba {numba.__version__}".encode())
-    sources = sorted(_RULES_DIR.glob("*.py")) + sorted(_POLICIES_DIR.glob("*.py"))
-    for path in sources + [Path(__file__), Path(policy.__file__)]:
+    for path in sorted(_RULES_DIR.glob("*.py")) + [Path(__file__)] + _policy_sources(policy):
         h.update(path.read_bytes())
     # the runner imports the policy by module name: a user's copy of a built-in policy's file
     # (same NAME, same source) must not share the built-in's runner
