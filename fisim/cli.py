@@ -216,6 +216,8 @@ def _write_report(directory, out, formats, title):
         written = write_report(directory, out, formats, title)
     except StoreError as exc:
         raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot write the report: {exc.strerror}: {exc.filename}") from None
     figures = sum(p.parent.name == "figures" for p in written)
     named = [p.name for p in written if p.parent.name != "figures"] + ([f"{figures} figure files"] if figures else [])
     click.echo(f"report: {out or os.path.join(directory, 'report')} ({', '.join(named)})")

@@ -20,13 +20,16 @@
 # CHUNK (games per chunk, default 50,000), STORES, OUT (default reports), and SWEEP_ARGS for
 # extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786").
 #
-# Running time (2-core machine shared with other jobs, warm compile cache):
-#   tiny size (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500, policy random): about 1.5 minutes,
-#   nearly all of it per-chunk and report overhead (480 cells).
-#   full size: 2,000,000 + 4,320,000 + 3,200,000 = 9.5 million games. The random policy plays
-#   about 40,000-100,000 games a second there (about 3 minutes in all); the heuristic `expert`
-#   policy (work in progress) about 1,300 games a second, which makes about 2 hours. Time scales
-#   with games / (games per second of the policy): measure the latter with scripts/bench.py.
+# Running time, measured on a 2-core machine shared with other jobs (compile cache warm unless said):
+#   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 480 cells, 95,200
+#   games): 33-45 s, nearly all of it per-chunk and report overhead.
+#   tiny, policy expert (work in progress; TEAM_GAMES=200 LAYOUT_GAMES=300 RULE_GAMES=600,
+#   143,200 games): 5.7 min, of which about 1.5 min compiling the policy; it played about 1,000
+#   games a second (less while other jobs ran).
+#   full size: 2,000,000 + 4,320,000 + 3,200,000 = 9.52 million games. At expert's 1,000-1,300
+#   games a second that is 2-2.6 hours; the random policy (40,000-100,000 a second) takes about
+#   3 minutes. In general: 9.5 million / (the policy's games per second, see scripts/bench.py)
+#   plus about a minute of overhead. Each report's time is printed as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

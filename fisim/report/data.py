@@ -204,8 +204,12 @@ def pool(cells, by):
 
 
 def by_level(sweep):
-    """The main slice per player count and level (teams pooled)."""
-    return pool(sweep.main(), ["players", "level"])
+    """The main slice per player count and level (teams pooled); `note` names the rules of a
+    player count that plays other rules than the rest (1 player: solo)."""
+    frame = pool(sweep.main(), ["players", "level"])
+    rules = {p: sweep.main_rules(p) for p in sweep.values("players")}
+    frame["note"] = [rules[p] if rules[p] != sweep.baseline("rules") else "" for p in frame["players"]]
+    return frame
 
 
 def survival(turns_hist):

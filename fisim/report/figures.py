@@ -38,6 +38,12 @@ def _colour(mapping, key, i):
     return mapping.get(key, matplotlib.colormaps["tab10"](i % 10))
 
 
+def _players(frame, p):
+    """'3 players', or '1 player (solo)' when the frame's `note` column names other rules."""
+    note = frame.loc[frame["players"] == p, "note"].iloc[0] if "note" in frame else ""
+    return f"{p} player{'s' if p > 1 else ''}" + (f" ({note})" if note else "")
+
+
 def _bars(value, rows):
     """Error bar lengths (below, above) in percent; never negative (an interval's end may differ
     from the rate by rounding when the rate is 0 or 1)."""
@@ -83,7 +89,7 @@ def win_by_level(frame, levels, subtitle):
         rate = 100 * rows["rate"].to_numpy()
         err = _bars(rate, rows)
         ax.errorbar(xs, rate, yerr=err, marker="o", capsize=4, lw=1.6, color=_colour(PLAYER_COLOURS, p, j),
-                    label=f"{p} player{'s' if p > 1 else ''}")
+                    label=_players(frame, p))
     ax.set_xticks(range(len(levels)), levels)
     ax.set_xlim(-0.4, len(levels) - 0.6)
     ax.set_ylim(0, _percent_top(frame["ci_high"]))
@@ -115,7 +121,7 @@ def heat_map(frame, levels, subtitle):
         dark = grid[i, j] < 0.6 * top
         ax.text(j, i, t, ha="center", va="center", fontsize=8.5, color="white" if dark else "black")
     ax.set_xticks(range(len(levels)), levels)
-    ax.set_yticks(range(len(players)), [f"{p} player{'s' if p > 1 else ''}" for p in players])
+    ax.set_yticks(range(len(players)), [_players(frame, p) for p in players])
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
@@ -147,7 +153,7 @@ def team_ranking(ranking, subtitle):
         ax.set_ylim(-0.7, len(g) - 0.3)
         ax.set_xlim(0, top)
         ax.grid(axis="x", alpha=0.3)
-        ax.set_title(f"{p} players: {len(g)} teams", loc="left")
+        ax.set_title(f"{p} player{'s' if p != 1 else ''}: {len(g)} teams", loc="left")
     axes[-1].set_xlabel(RATE_LABEL)
     return fig
 
@@ -170,7 +176,7 @@ def loss_causes(frame, levels, subtitle):
             bottom += share
         ax.set_xticks(range(len(levels)), levels, rotation=30)
         ax.set_ylim(0, 100)
-        ax.set_title(f"{p} player{'s' if p > 1 else ''}", loc="left")
+        ax.set_title(_players(frame, p), loc="left")
     axes[0].set_ylabel("share of games (%)")
     fig.legend(loc="outside right center", frameon=False, title="outcome")
     return fig
@@ -197,7 +203,7 @@ def survival_curves(frame, levels, subtitle, survival):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("player turn t")
         ax.grid(alpha=0.3)
-        ax.set_title(f"{p} player{'s' if p > 1 else ''}", loc="left")
+        ax.set_title(_players(frame, p), loc="left")
     axes[0].set_ylabel("games still going (%)")
     axes[-1].legend(frameon=False, title="level")
     return fig

@@ -62,6 +62,13 @@ def plural(n, word):
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def players_text(table, p):
+    """'3 players', or '1 player (solo)' for a player count the main slice shows under other rules."""
+    note = table.loc[table["players"] == p, "note"]
+    note = note.iloc[0] if len(note) else ""
+    return f"{p} player{'s' if p != 1 else ''}" + (f" ({note})" if note else "")
+
+
 def _games_text(cells):
     per = sorted(set(int(g) for g in cells["games"]))
     each = f"{per[0]:,}" if len(per) == 1 else f"{per[0]:,}–{per[-1]:,}"
@@ -105,7 +112,7 @@ def build(sweep, title=None):
         cols = [v for v in levels if v in set(table["level"])]
         grid = []
         for p in players:
-            line = [f"{p} players"]
+            line = [players_text(table, p)]
             for level in cols:
                 r = table[(table["players"] == p) & (table["level"] == level)]
                 line.append(f"{pct(r.iloc[0]['rate'])} ({ci(r.iloc[0]['ci_low'], r.iloc[0]['ci_high'])})"
@@ -148,7 +155,7 @@ def build(sweep, title=None):
         rows = []
         for p in players:
             mine = role[role["players"] == p].set_index("role")
-            rows.append([f"{p} players", *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
+            rows.append([players_text(table, p), *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
                                            if n in mine.index else "–" for n in ROLE_NAMES]])
         sections.append(Section(
             "adventurers", "Adventurers in the team",
@@ -207,16 +214,17 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     names = {p: sweep.policy_label(p) for p in sweep.values("policy")} if axis == "policy" else {}
     name = lambda v: names.get(v, v)   # noqa: E731
     baselines = ", ".join(name(b) for b in dict.fromkeys(pooled["baseline"]))
-    held_text = "; ".join([
+    held = [
         (f"policies {', '.join(name(p) for p in dict.fromkeys(used['policy']))}" if axis == "policy" else
          f"policy {sweep.policy_label(sweep.baseline('policy'))}"),
         *[f"{', '.join(dict.fromkeys(used['layout']))} island" if o == "layout" else
-          f"{', '.join(dict.fromkeys(used['rules']))} rules" for o in ("layout", "rules") if o != axis]])
+          f"{', '.join(dict.fromkeys(used['rules']))} rules" for o in ("layout", "rules") if o != axis]]
+    held_text = "; ".join(held)
     per = sorted(set(int(g) for g in pooled["games"]))
     caption = (f"{held_text}; each comparison pairs the same games of the two settings, "
                f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}). "
                f"The {HUMAN}.")
-    subtitle = f"{held_text} · paired games per level: {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} · {HUMAN}"
+    subtitle = f"{' · '.join(held)} · paired games per level: {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} · {HUMAN}"
     fig = figures.differences(pooled, axis, names, levels,
                               f"{title}: paired differences in win rate (95% intervals)", subtitle)
     columns = [noun.capitalize(), "Level", "Win rate", "Baseline", "Difference (points)", "95% CI", "Games",
@@ -270,7 +278,7 @@ def _overview(sweep):
         ("Players", ", ".join(str(p) for p in sorted(sweep.values("players")))),
         ("Teams", team_text),
         ("Policies", ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))),
-        ("Rules", ", ".join(sweep.values("rules"))),
+        ("Rules", ", ".join(sorted(sweep.values("rules"), key=lambda r: r != "official"))),
         ("Games", f"{sweep.games:,} in {plural(len(sweep.cells), 'cell')}; {target_text}"),
         ("Seed", str(m.get("seed", "?"))),
         ("Versions", f"fisim {m.get('fisim_version', '?')}, rules version {m.get('rules_version', '?')}"),
@@ -281,22 +289,22 @@ def _highlights(sweep, table, ranked, sections):
     out = []
     if len(table) > 1 and table["rate"].max() > table["rate"].min():
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
-        out.append(f"Easiest setting: {best['level']} with {best['players']} players, {pct(best['rate'])} won "
-                   f"({ci(best['ci_low'], best['ci_high'])}); hardest: {worst['level']} with {worst['players']} "
-                   f"players, {pct(worst['rate'])} ({ci(worst['ci_low'], worst['ci_high'])}).")
+        out.append(f"Easiest setting: {best['level']} with {players_text(table, best['players'])}, "
+                   f"{pct(best['rate'])} won ({ci(best['ci_low'], best['ci_high'])}); hardest: {worst['level']} with "
+                   f"{players_text(table, worst['players'])}, {pct(worst['rate'])} ({ci(worst['ci_low'], worst['ci_high'])}).")
     elif len(table) > 1:
         out.append(f"Every setting of the main figures: {pct(table['rate'].iloc[0])} won "
                    f"(intervals up to {pct(table['ci_high'].max())}).")
     else:
         r = table.iloc[0]
-        out.append(f"{r['level']} with {r['players']} players: {pct(r['rate'])} won ({ci(r['ci_low'], r['ci_high'])}).")
+        out.append(f"{r['level']} with {players_text(table, r['players'])}: {pct(r['rate'])} won ({ci(r['ci_low'], r['ci_high'])}).")
     if ranked is not None:
         ranking, _ = ranked
         for p, g in ranking.groupby("players"):
             if not g["mark"].any():
                 continue
             top, bottom = g.iloc[0], g.iloc[-1]
-            out.append(f"{p} players: strongest team {top['team']}, {pct(top['rate'])} "
+            out.append(f"{players_text(table, p)}: strongest team {top['team']}, {pct(top['rate'])} "
                        f"({ci(top['ci_low'], top['ci_high'])}); weakest {bottom['team']}, {pct(bottom['rate'])} "
                        f"({ci(bottom['ci_low'], bottom['ci_high'])}), levels pooled.")
     for s in sections:
