@@ -27,6 +27,7 @@ FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "layouts", "rules", "policies"]
 HUMAN = "computer team's"
+RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
 
 
 def fisim_cmd(*args):
@@ -112,6 +113,11 @@ def interval(low, high):
     return f"{100 * low:.2f}–{100 * high:.2f}%"
 
 
+def rate_ci(k, n):
+    low, high = wilson(int(k), int(n))
+    return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
+
+
 # --- sections and figures --------------------------------------------------------------------
 
 def test_the_report_has_every_section_and_figure(swept):
@@ -140,7 +146,7 @@ def test_the_report_has_every_section_and_figure(swept):
     assert "passive@1" in md and "heli-all" in md and "skull-island" in md
     assert str(out.parent) not in md and str(out.parent) not in html, "no machine path in the report"
     tables = md_tables(md)
-    ranking = tables["Teams ranked within each player count (levels pooled; rate per level on the right)"]
+    ranking = tables[RANKING]
     spread = sum(len({r["Win rate"] for r in ranking if r["Players"] == p}) > 1 for p in ("2", "3"))
     assert sum("(strongest)" in r["Team"] for r in ranking) == spread == sum("(weakest)" in r["Team"] for r in ranking)
 
@@ -150,7 +156,7 @@ def test_the_team_ranking_highlights_the_strongest_and_weakest_teams(tmp_path):
     fake_store(out, grid.expand(["standard"], ["normal", "elite"], [2], "all", ["random"], [()]), 2000, 1000)
     write_report(out, tmp_path / "r", ("md", "html"))
     md = (tmp_path / "r" / "report.md").read_text()
-    ranking = md_tables(md)["Teams ranked within each player count (levels pooled; rate per level on the right)"]
+    ranking = md_tables(md)[RANKING]
     cells = fisim.load(out)
     pooled = cells.groupby("team")[["wins", "games"]].sum()
     rates = (pooled["wins"] / pooled["games"]).sort_values(ascending=False, kind="stable")
@@ -261,17 +267,17 @@ def test_the_numbers_in_the_report_are_those_of_the_store(swept):
         games, wins = int(mine["games"].sum()), int(mine["wins"].sum())
         assert row["Games"] == f"{games:,}" and row["Wins"] == f"{wins:,}"
         assert row["Win rate"] == pct(wins / games) and row["95% CI"] == interval(*wilson(wins, games))
-    outcomes = tables["Outcome shares per player count and level"]
+    outcomes = tables["Outcome shares per player count and level (95% CI)"]
     for row in outcomes:
         mine = main[(main["players"] == int(row["Players"])) & (main["level"] == row["Level"])]
         for cause in ("landing_sunk", "treasure_lost", "drowned", "skull"):
-            share = (mine[f"share_{cause}"] * mine["games"]).sum() / mine["games"].sum()
-            assert row[cause.replace("_", " ")] == pct(share)
+            count = round((mine[f"share_{cause}"] * mine["games"]).sum())
+            assert row[cause.replace("_", " ")] == rate_ci(count, mine["games"].sum())
     lengths = tables["Game length and treasures captured"]
     for row in lengths:
         mine = main[(main["players"] == int(row["Players"])) & (main["level"] == row["Level"])]
         assert row["Mean turns"] == f"{(mine['mean_turns'] * mine['games']).sum() / mine['games'].sum():.2f}"
-    ranking = tables["Teams ranked within each player count (levels pooled; rate per level on the right)"]
+    ranking = tables[RANKING]
     assert len(ranking) == 5
     for row in ranking:
         team = row["Team"].split(" ")[0]
@@ -280,7 +286,7 @@ def test_the_numbers_in_the_report_are_those_of_the_store(swept):
         assert row["Win rate"] == pct(wins / games) and row["Games"] == f"{games:,}"
         for level in ("novice", "elite"):
             one = mine[mine["level"] == level].iloc[0]
-            assert row[level] == pct(one["rate"])
+            assert row[level] == rate_ci(one["wins"], one["games"])
 
 
 def test_paired_differences_in_the_report_are_those_of_the_store(faked, tmp_path):
@@ -302,7 +308,8 @@ def test_paired_differences_in_the_report_are_those_of_the_store(faked, tmp_path
         diff, low, high = paired_difference(a, b)
         assert row["Difference (points)"] == f"{100 * diff:+.2f}"
         assert row["95% CI"] == f"{100 * low:+.2f} to {100 * high:+.2f}"
-        assert row["Win rate"] == pct(a.mean()) and row["Games"] == f"{len(a):,}"
+        assert row["Win rate (95% CI)"] == rate_ci(a.sum(), len(a)) and row["Games"] == f"{len(a):,}"
+        assert row["Baseline (95% CI)"] == f"{rate_ci(b.sum(), len(b))} standard"
         assert row["Significant"] == ("yes" if low > 0 or high < 0 else "no")
     assert any(float(r["Difference (points)"]) < -5 and r["Significant"] == "yes" for r in layouts)
     rules = tables["Each rules against official, per level (players and teams pooled)"]
@@ -323,7 +330,8 @@ def test_a_single_player_count_comparison_equals_fisim_compare(tmp_path):
         assert row["Policy"] == "passive@1" and row["Level"] == d["level"]
         assert row["Difference (points)"] == f"{100 * d['difference']:+.2f}"
         assert row["95% CI"] == f"{100 * d['ci_low']:+.2f} to {100 * d['ci_high']:+.2f}"
-        assert row["Baseline"] == f"{pct(d['baseline_rate'])} (random@1)"
+        assert row["Baseline (95% CI)"].startswith(f"{pct(d['baseline_rate'])} (") and row["Baseline (95% CI)"].endswith(" random@1")
+        assert row["Win rate (95% CI)"].startswith(pct(d["rate"]) + " (")
 
 
 # --- missing and damaged stores --------------------------------------------------------------

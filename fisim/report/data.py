@@ -187,13 +187,14 @@ def pool(cells, by):
         treasures = _sum_arrays(group["treasures_hist"], 5)
         row = dict(zip(by, values))
         row.update(cells=len(group), games=games, wins=wins, rate=wins / games, ci_low=low, ci_high=high,
-                   share_won=wins / games, turns_hist=turns,
+                   share_won=wins / games, count_won=wins, turns_hist=turns,
                    mean_turns=float(np.dot(np.arange(len(turns)), turns) / games),
                    mean_treasures=float(np.dot(np.arange(len(treasures)), treasures) / games),
                    role_games=_sum_arrays(group["role_games"], N_ROLES),
                    role_wins=_sum_arrays(group["role_wins"], N_ROLES))
         for name in CAUSES:
-            row[f"share_{name}"] = int(group[f"cause_{name}"].sum()) / games
+            row[f"count_{name}"] = int(group[f"cause_{name}"].sum())
+            row[f"share_{name}"] = row[f"count_{name}"] / games
         out.append(row)
     frame = pd.DataFrame(out)
     order = [k for k in ("players", "level", "team") if k in by]
@@ -313,7 +314,8 @@ def _pool_pairs(pairs, by):
         a = np.concatenate(list(group["a"]))
         b = np.concatenate(list(group["b"]))
         diff, low, high = paired_difference(a, b)
-        rows.append({**dict(zip(by, values)), "games": len(a), "rate": float(a.mean()),
+        rows.append({**dict(zip(by, values)), "games": len(a), "wins": int(a.sum()), "rate": float(a.mean()),
+                     "baseline_wins": int(b.sum()),
                      "baseline_rate": float(b.mean()), "difference": diff, "ci_low": low, "ci_high": high,
                      "significant": bool(low > 0 or high < 0)})
     frame = pd.DataFrame(rows)

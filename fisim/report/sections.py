@@ -7,6 +7,7 @@ import numpy as np
 
 from fisim.report import data, figures
 from fisim.rules.constants import ROLE_NAMES
+from fisim.stats import wilson
 from fisim.store import CAUSES
 
 HUMAN = "win rates are the computer team's, not a human team's"
@@ -48,6 +49,12 @@ def pct(x, digits=2):
 
 def ci(low, high, digits=2):
     return f"{100 * low:.{digits}f}–{100 * high:.{digits}f}%"
+
+
+def rate_ci(k, n):
+    """'12.34% (11.90–12.80)': a rate and its 95% Wilson interval, from k of n."""
+    low, high = wilson(int(k), int(n))
+    return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
 
 
 def points(x):
@@ -136,7 +143,7 @@ def build(sweep, title=None):
             by = {x["level"]: x for _, x in mine.iterrows()}
             rows.append([str(r["players"]), str(r["rank"]), r["team"] + (f" ({r['mark']})" if r["mark"] else ""),
                          pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
-                         *[pct(by[v]["rate"]) if v in by else "–" for v in team_levels]])
+                         *[rate_ci(by[v]["wins"], by[v]["games"]) if v in by else "–" for v in team_levels]])
             marks.append(r["mark"])
         sections.append(Section(
             "team-ranking", "Teams ranked",
@@ -146,7 +153,7 @@ def build(sweep, title=None):
             _who(sweep, fixed),
             figures.team_ranking(ranking, subtitle_main.replace(
                 f"{int(main['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
-            [Table("Teams ranked within each player count (levels pooled; rate per level on the right)",
+            [Table("Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)",
                    ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)]))
 
     role = data.roles(sweep)
@@ -165,14 +172,14 @@ def build(sweep, title=None):
             [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)]))
 
     outcome_cols = ["won", *CAUSES]
-    rows = [[str(r["players"]), r["level"], *[pct(r[f"share_{o}"]) for o in outcome_cols], f"{r['games']:,}"]
+    rows = [[str(r["players"]), r["level"], *[rate_ci(r[f"count_{o}"], r["games"]) for o in outcome_cols], f"{r['games']:,}"]
             for _, r in table.iterrows()]
     sections.append(Section(
         "loss-causes", "How games end",
         "The share of games won and lost to each cause, per level. When several losing conditions hold at "
         "once, a game counts under the first of: landing sunk, treasure lost, drowned, skull.",
         who, figures.loss_causes(table, levels, subtitle_main),
-        [Table("Outcome shares per player count and level",
+        [Table("Outcome shares per player count and level (95% CI)",
                ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)]))
 
     rows = []
@@ -227,14 +234,15 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     subtitle = f"{' · '.join(held)} · paired games per level: {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} · {HUMAN}"
     fig = figures.differences(pooled, axis, names, levels,
                               f"{title}: paired differences in win rate (95% intervals)", subtitle)
-    columns = [noun.capitalize(), "Level", "Win rate", "Baseline", "Difference (points)", "95% CI", "Games",
+    columns = [noun.capitalize(), "Level", "Win rate (95% CI)", "Baseline (95% CI)", "Difference (points)", "95% CI", "Games",
                "Significant"]
 
     def rows_of(frame, with_players):
         out = []
         for _, r in frame.iterrows():
             out.append([name(r[axis]), r["level"], *([str(r["players"])] if with_players else []),
-                        pct(r["rate"]), f"{pct(r['baseline_rate'])} ({name(r['baseline'])})", points(r["difference"]),
+                        rate_ci(r["wins"], r["games"]), f"{rate_ci(r['baseline_wins'], r['games'])} {name(r['baseline'])}",
+                        points(r["difference"]),
                         points_ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}", "yes" if r["significant"] else "no"])
         return out
 
