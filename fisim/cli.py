@@ -213,7 +213,8 @@ def _write_report(directory, out, formats, title):
     except ValueError as exc:
         raise UserError(str(exc)) from None
     try:
-        written = write_report(directory, out, formats, title)
+        written = write_report(directory, out, formats, title,
+                               warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
     except StoreError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:

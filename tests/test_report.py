@@ -386,6 +386,18 @@ def test_a_missing_or_damaged_store_gets_one_line_and_exit_2(faked, tmp_path, ho
     assert not (store / "report" / "report.md").exists()
 
 
+def test_an_unfinished_sweep_gets_a_report_with_a_warning(faked, tmp_path):
+    store = tmp_path / "store"
+    shutil.copytree(faked, store)
+    last = sorted((store / "chunks").glob("*.parquet"))[-1]       # the last chunk of a cell: not played yet
+    last.unlink()
+    r = fisim_cmd("report", str(store), "--format", "md,html")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("fisim: warning: 1 of 48 cells have not reached") and "same sweep" in r.stderr
+    assert "> **Warning:** 1 of 48 cells" in (store / "report" / "report.md").read_text()
+    assert 'class="warning"' in (store / "report" / "report.html").read_text()
+
+
 def test_bad_report_arguments_get_one_line(tmp_path):
     r = fisim_cmd("report", str(tmp_path / "nowhere"))
     assert r.returncode == 2 and "no manifest.json" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -24,13 +24,17 @@ def parse_formats(text):
     return tuple(dict.fromkeys(items))
 
 
-def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None):
+def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=None):
     """Read the results store `directory` and write the report into `out` (default
     directory/report): report.html, report.md and figures/<section>.png|svg, as `formats` asks.
-    Returns the paths written. A missing or damaged store raises fisim.store.StoreError."""
+    Returns the paths written. A missing or damaged store raises fisim.store.StoreError; a store
+    whose sweep has not finished gives a report with a warning, also passed to `warn(text)`."""
     from fisim.report import data, figures, html, markdown, sections
     sweep = data.read(directory)
     report = sections.build(sweep, title)
+    for text in report.warnings:
+        if warn:
+            warn(text)
     out = Path(out) if out is not None else Path(directory) / "report"
     out.mkdir(parents=True, exist_ok=True)
     written = []
