@@ -49,9 +49,12 @@ READY = 300.0         # a collector holds four cards ...
 W_READY = 60.0        # ... minus this per action it needs to reach a temple
 CAP_POT = 1000.0      # the active collector can still reach a temple and capture this turn
 W_MEET = 25.0         # per card held away from its collector, per step between them
+W_COH = 0.0           # per step between two pawns (a team together trades cards faster)
+WASTE = 150.0         # per card the active player's next draw will not fit in the hand
+WASTE_OTHER = 0.3     # the same for the other players, who can still give cards away first
 HELI_V = (0.0, 500.0, 650.0, 700.0, 720.0, 740.0, 760.0)   # by Helicopter Lifts the team holds
 SAND_V = (0.0, 100.0, 160.0, 200.0, 220.0, 240.0, 260.0)   # by Sandbags the team holds
-OVER = 150.0          # per card over the hand limit (a discard will follow)
+OVER = 20.0           # a player over the hand limit (a discard will follow), besides the card lost
 BASE_IMP = 50.0       # a tile that is neither Fools' Landing nor a temple still matters
 BASE_RISK = 0.1       # a flooded tile stays at risk after this turn
 SHORE_POT = 0.9       # share of a reachable tile's flood cost counted before the shore
@@ -122,6 +125,30 @@ def _cap_pilot(pub, sp, seat, d, active):
 
 
 @njit
+def _cheapest_card(sp, s, players, nheli, nsand):
+    """What the team loses when seat s drops its least valuable card (roughly)."""
+    caps = sp[P_CAPTURED]
+    best = 1e9
+    for k in range(6):
+        if sp[hand_at(s, k)] == 0:
+            continue
+        if k == HELI:
+            v = HELI_V[min(nheli, 6)] - HELI_V[min(nheli - 1, 6)]
+        elif k == SAND:
+            v = SAND_V[min(nsand, 6)] - SAND_V[min(nsand - 1, 6)]
+        elif (caps >> k) & 1:
+            v = 0.0
+        else:
+            tot = 0
+            for p in range(players):
+                tot += sp[hand_at(p, k)]
+            v = TOT_V[min(tot, 4)] - TOT_V[min(tot - 1, 4)] + 0.5 * CONC_V[min(sp[hand_at(s, k)], 4)]
+        if v < best:
+            best = v
+    return best
+
+
+@njit
 def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
     """Score of position sp (a modified copy of pub); `potentials`: count what the active player
     can still do with sp[P_ACTIONS_LEFT] actions."""
@@ -132,6 +159,7 @@ def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
     nheli = 0
     nsand = 0
     limit = hand_limit(pub)
+    over = -1
     for s in range(players):
         nheli += sp[hand_at(s, HELI)]
         nsand += sp[hand_at(s, SAND)]
@@ -139,8 +167,13 @@ def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
         for k in range(6):
             size += sp[hand_at(s, k)]
         if size > limit:
-            v -= OVER * (size - limit)
+            over = s
+        room = size + 2 - limit        # cards that will not fit after this seat's next draw
+        if room > 0:
+            v -= WASTE * room * (1.0 if s == active else WASTE_OTHER)
     v += HELI_V[min(nheli, 6)] + SAND_V[min(nsand, 6)]
+    if over >= 0:       # R-HAND: the player over the limit will drop the card worth least
+        v -= OVER + _cheapest_card(sp, over, players, nheli, nsand)
     a_left = sp[P_ACTIONS_LEFT]
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
@@ -171,6 +204,10 @@ def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
                 if s != b and h > 0 and pub[P_ROLE + s] != MESSENGER:
                     d = _pawn_dist(pub, sp, table, have, s, b)
                     v -= w * h * min(d, 6)
+    if W_COH > 0.0 and ncap < 4:      # a team that stays together can give cards at once
+        for s in range(players):
+            for q in range(s + 1, players):
+                v -= W_COH * min(_pawn_dist(pub, sp, table, have, s, q), 6)
     fl = sp[P_FLOODED] & sp[P_EXISTS]
     c = 0
     m = fl
