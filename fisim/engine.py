@@ -6,6 +6,7 @@ For each policy fisim writes a tiny runner module into its cache directory: it b
 The runner's file name carries a hash of the engine's and the policy's source and of the Numba
 version, so any change to either compiles afresh (DESIGN: "key the cache on the package version").
 """
+import contextlib
 import hashlib
 import importlib.util
 import inspect
@@ -131,6 +132,29 @@ def runner(policy):
     return module
 
 
+@contextlib.contextmanager
+def policy_errors(policy):
+    """A policy whose decide() does not compile, or raises, stops the run with one line naming the
+    policy (fisim.simulation.EngineError, which the command line reports as a one-line error)."""
+    try:
+        yield
+    except numba.core.errors.NumbaError as exc:
+        from fisim.simulation import EngineError
+        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+        detail = next((ln for ln in lines if not ln.startswith(("Failed in", "-", "During:", "File"))),
+                      lines[0] if lines else "")
+        raise EngineError(f"policy {policy.NAME}: its decide() does not compile with Numba "
+                          f"(decisions: action, window, discard, swim): {detail}") from None
+    except Exception as exc:
+        from fisim.simulation import EngineError
+        if isinstance(exc, EngineError):
+            raise
+        cause = exc.__cause__ or exc.__context__ or exc
+        first = (str(cause).splitlines() or [""])[0]
+        raise EngineError(f"policy {policy.NAME}: decide() raised {type(cause).__name__} during a "
+                          f"game: {first}") from None
+
+
 def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, block=64):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.turn.R_*) of games
     first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`."""
@@ -141,8 +165,9 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     previous = numba.get_num_threads()
     numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
     try:
-        run.run_batch(layout.geometry, config.to_array(), np.uint64(seed), np.int64(first_game),
-                      np.int64(n_games), out, np.int64(block))
+        with policy_errors(policy):
+            run.run_batch(layout.geometry, config.to_array(), np.uint64(seed), np.int64(first_game),
+                          np.int64(n_games), out, np.int64(block))
     finally:
         numba.set_num_threads(previous)
     return out
@@ -180,7 +205,8 @@ def record(layout, config, policy, seed, game, decisions=False):
     g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0)
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
-    runner(policy).record_game(g, rng, np.uint64(seed), np.int64(game), out)
+    with policy_errors(policy):
+        runner(policy).record_game(g, rng, np.uint64(seed), np.int64(game), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 
 
@@ -245,5 +271,6 @@ class EngineGame:
         self.g[st.MEM:st.MEM + st.MEM_SIZE] = 0
         self.g[st.MEM + 1:st.MEM + 1 + len(script)] = script
         self.g[st.LOG] = 0
-        runner(policy).run_phase(self.g, self.rng, np.int64(phase), np.int64(arg))
+        with policy_errors(policy):
+            runner(policy).run_phase(self.g, self.rng, np.int64(phase), np.int64(arg))
         return events_of(self.g)
