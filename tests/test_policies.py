@@ -1,0 +1,268 @@
+"""The built-in policies and the policy hook: no hidden information (R-INFO), no illegal choice
+on any layout, user policy files, clear errors, and scenarios in which `expert` must do the
+obvious right thing.
+
+Positions are written in fisim.position's notation (as in tests/test_rules.py) and played on the
+engine with fisim.engine.EngineGame.
+"""
+import numpy as np
+import pytest
+
+from fisim import engine
+from fisim.engine import EngineGame
+from fisim.position import parse_position
+from fisim.rules import events as ev
+from fisim.rules import state as st
+from fisim.rules.config import GameConfig
+from fisim.rules.constants import FOOLS_LANDING
+from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
+from fisim.rules.options import (ACTION, CAPTURE, DECISION_NAMES, WINDOW, field2, field3, otype)
+from fisim.rules.options import HELI as O_HELI
+from fisim.rules.options import SAND as O_SAND
+from fisim.rules.runner import PHASE_ACTIONS, PHASE_FLOOD
+from fisim.rules.state import ERROR, LOST, WON
+from fisim.rules.turn import R_STATUS
+from policies import BUILTIN, PolicyError, load_policy
+
+POLICIES = sorted(BUILTIN)
+
+# The standard island (R-LAYOUT-1) with the tiles scrambled, as in tests/test_rules.py.
+ISLAND = """
+.  .  CS OB .  .
+.  TP GG FL TH .
+IG WG BB CA DD TM
+CP PR SG HG LL CE
+.  TS WT MM CG .
+.  .  BG CF .  .
+"""
+
+
+def game(text, seed=0):
+    """An engine game from a position, with room to record every policy decision."""
+    p = parse_position(text)
+    g = EngineGame.from_position(p, seed=seed)
+    roomy = st.new_game_array(p.layout.geometry, p.config.to_array(), 1 << 16, 1 << 16)
+    roomy[:st.X_LOG_CAP] = g.g[:st.X_LOG_CAP]
+    return p, EngineGame(roomy, g.rng)
+
+
+def choices(events, kind=None):
+    """The option codes chosen (EV_CHOICE events), optionally of one decision kind."""
+    return [int(c) for e, k, s, c in events if e == ev.EV_CHOICE and (kind is None or k == kind)]
+
+
+# --- R-INFO: no policy reads the order of a draw pile --------------------------------------
+
+
+MIDGAME = ISLAND.replace("CA", "ca").replace("TM", "tm").replace("FL", "fl") + """
+engineer@BB: earth earth wind heli
+diver@IG: fire fire ocean sand
+navigator@TS: earth wind wind
+water 3; active 0; actions 3; turn 7
+flood discard: CA TM FL
+"""
+
+# the same position with the two draw piles in other orders (same cards, R-INFO: hidden)
+_T1 = "treasure draw: earth earth wind wind fire fire fire ocean ocean ocean ocean heli heli sand wr wr wr"
+_T2 = "treasure draw: wr heli wind earth ocean fire wr ocean sand fire wind heli wr ocean earth ocean fire"
+_F1 = "flood draw: OB GG TH IG WG DD CP PR SG HG LL CE TS WT MM CG BG CF CS TP BB"
+_F2 = "flood draw: CF BG CG MM WT TS CE LL HG SG PR CP DD WG IG TH GG OB TP CS BB"
+
+
+def _decisions(policy, text, phase):
+    p, g = game(text, seed=3)
+    g.g[g.g[st.X_DECLOG]] = 0
+    g.run(phase, policy)
+    return engine.decisions_of(g.g)
+
+
+@pytest.mark.parametrize("name", POLICIES)
+def test_a_policy_decides_the_same_whatever_the_order_of_the_draw_piles(name):
+    """R-INFO: two positions that differ only in the order of the treasure and the flood draw
+    piles get the same decisions in the action phase (no card is drawn in it), with the same
+    policy random stream."""
+    policy = load_policy(name)
+    runs = [_decisions(policy, MIDGAME + t + "\n" + f, PHASE_ACTIONS)
+            for t, f in ((_T1, _F1), (_T2, _F2), (_T1, _F2))]
+    assert runs[0], "the position must ask the policy something"
+    assert runs[0] == runs[1] == runs[2]
+
+
+@pytest.mark.parametrize("name", POLICIES)
+def test_the_first_flood_window_is_decided_the_same_whatever_the_pile_order(name):
+    """R-INFO at a special-card window: the decision before the first flood card is drawn does
+    not depend on which card is on top."""
+    policy = load_policy(name)
+    text = MIDGAME + "decision: window\n"
+    first = []
+    for t, f in ((_T1, _F1), (_T2, _F2)):
+        decisions = _decisions(policy, text + t + "\n" + f, PHASE_FLOOD)
+        assert decisions and decisions[0][0] == WINDOW
+        first.append(decisions[0])
+    assert first[0] == first[1]
+
+
+# --- every built-in policy plays legal games on every layout ----------------------------------
+
+
+@pytest.mark.parametrize("name", POLICIES)
+def test_a_policy_plays_10000_games_over_all_layouts_without_an_illegal_choice(name):
+    """10,008 games per policy: 556 on each of the 18 built-in layouts, with 2, 3 and 4 players
+    and every level in turn. A game whose policy returned an index outside the options is marked
+    ERROR by the engine."""
+    policy = load_policy(name)
+    levels = ("novice", "normal", "elite", "legendary")
+    played = 0
+    for i, layout in enumerate(BUILTIN_NAMES):
+        config = GameConfig(players=2 + i % 3, level=levels[i % 4])
+        rows = engine.play_batch(builtin_layout(layout), config, policy, seed=100 + i,
+                                 first_game=0, n_games=556)
+        bad = np.flatnonzero(rows[:, R_STATUS] == ERROR)
+        assert bad.size == 0, f"{name} on {layout}: game {bad[0]} ended in an error"
+        assert set(rows[:, R_STATUS]) <= {WON, LOST}
+        played += len(rows)
+    assert played >= 10_000
+
+
+# --- user policy files and the registry ----------------------------------------------------
+
+
+README_EXAMPLE = '''
+# always_shore.py: shore up when possible, otherwise act at random
+from numba import njit
+from fisim.rules.options import SHORE, otype
+from fisim.rules.rng import randbelow
+
+NAME = "always-shore"
+VERSION = 1
+
+@njit
+def decide(pub, options, n, mem, rng):
+    for i in range(n):
+        if otype(options[i]) == SHORE:
+            return i
+    return randbelow(rng, n)
+'''
+
+
+def test_a_user_policy_file_loads_and_plays(tmp_path):
+    from fisim.simulation import simulate, summary
+    path = tmp_path / "always_shore.py"
+    path.write_text(README_EXAMPLE)
+    frame = simulate(level="novice", players=2, policy=str(path), games=300, seed=1)
+    assert len(frame) == 300
+    assert set(frame["policy"]) == {"always-shore@1"}
+    assert summary(frame)["games"] == 300
+
+
+def test_the_registry_has_versions_and_refuses_unknown_names_and_versions():
+    assert {"random", "passive", "greedy", "expert"} <= set(BUILTIN)
+    expert = load_policy("expert@1")
+    assert expert.NAME == "expert" and expert.VERSION == 1
+    with pytest.raises(PolicyError, match="version"):
+        load_policy("expert@99")
+    with pytest.raises(PolicyError, match="unknown policy"):
+        load_policy("nobody")
+
+
+def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
+    from fisim.simulation import EngineError, simulate
+    path = tmp_path / "broken.py"
+    path.write_text("from numba import njit\nNAME = 'broken'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
+                    "    return undefined_name + 1\n")
+    with pytest.raises(EngineError) as info:
+        simulate(players=2, policy=str(path), games=5)
+    message = str(info.value)
+    assert "\n" not in message and "policy broken" in message and "undefined_name" in message
+
+
+def test_an_illegal_choice_names_the_policy_and_the_decision(tmp_path):
+    from fisim.simulation import EngineError, simulate
+    path = tmp_path / "too_far.py"
+    path.write_text("from numba import njit\nNAME = 'too-far'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
+                    "    return n\n")
+    with pytest.raises(EngineError) as info:
+        simulate(players=2, policy=str(path), games=5)
+    message = str(info.value)
+    assert "policy too-far" in message and any(f"{d} decision" in message for d in DECISION_NAMES)
+
+
+# --- expert scenarios ----------------------------------------------------------------------
+
+
+def test_expert_captures_when_it_can():
+    """R-ACT-CAPTURE: four Earth Stones on the Temple of the Moon; a flooded tile next door does
+    not come first."""
+    p, g = game(ISLAND.replace("CE", "ce") + """
+engineer@TM: earth earth earth earth
+diver@IG: wind
+water 2; active 0; actions 3
+""")
+    events = g.run(PHASE_ACTIONS, load_policy("expert"))
+    acts = choices(events, ACTION)
+    assert acts and otype(acts[0]) == CAPTURE and g.pub[st.P_CAPTURED] == 1
+
+
+def test_expert_walks_to_a_temple_and_captures_within_the_turn():
+    p, g = game(ISLAND + """
+navigator@DD: earth earth earth earth
+diver@IG: wind
+water 2; active 0; actions 3
+""")
+    g.run(PHASE_ACTIONS, load_policy("expert"))
+    assert g.pub[st.P_CAPTURED] == 1 << 0     # Temple of the Moon is next to Dunes of Deception
+
+
+def test_expert_lifts_off_when_it_can_win():
+    """R-WIN: all four treasures, the team together two steps from Fools' Landing and two
+    Helicopter Lifts: one carries the team to Fools' Landing, the other flies it off."""
+    p, g = game(ISLAND + """
+pilot@WT: heli
+diver@WT: heli wind
+captured: earth wind fire ocean
+water 5; active 1; actions 3
+""")
+    events = g.run(PHASE_ACTIONS, load_policy("expert"))
+    assert g.pub[st.P_STATUS] == WON
+    lifts = [c for c in choices(events) if otype(c) == O_HELI]
+    assert lifts and field3(lifts[0]) == p.cell_of("FL") and field2(lifts[0]) == 0b11
+
+
+def test_expert_walks_to_fools_landing_with_all_four_treasures():
+    p, g = game(ISLAND + """
+messenger@CA: heli
+engineer@TH: earth
+captured: earth wind fire ocean
+water 5; active 0; actions 3
+""")
+    g.run(PHASE_ACTIONS, load_policy("expert"))
+    assert g.pub[st.P_POS + 0] == p.cell_of("FL")
+
+
+def test_expert_saves_fools_landing_with_sandbags_before_it_sinks():
+    """R-SPECIAL-SAND: Fools' Landing is flooded and its card is on the flood draw pile, so it may
+    be the next one drawn; the Sandbags in hand is played on it before the draw."""
+    p, g = game(ISLAND.replace("FL", "fl") + """
+pilot@CE: sand wind
+diver@IG: fire
+water 2; active 0; actions 0
+decision: window
+flood discard: CS OB
+flood draw: TP GG TH IG WG BB CA DD TM CP PR SG HG LL CE TS WT MM CG BG CF FL
+""")
+    events = g.run(PHASE_FLOOD, load_policy("expert"))
+    sands = [c for c in choices(events) if otype(c) == O_SAND]
+    assert sands and field2(sands[0]) == p.cell_of("FL")
+    assert g.pub[st.P_STATUS] != LOST and (g.pub[st.P_EXISTS] >> p.cell_of("FL")) & 1
+
+
+def test_expert_keeps_its_sandbags_when_nothing_that_matters_can_sink():
+    p, g = game(ISLAND.replace("WT", "wt") + """
+pilot@CE: sand wind
+diver@IG: fire
+water 2; active 0; actions 0
+decision: window
+flood discard: CS OB WT
+""")
+    events = g.run(PHASE_FLOOD, load_policy("expert"))
+    assert not [c for c in choices(events) if otype(c) == O_SAND]
