@@ -239,8 +239,11 @@ def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
             d = _fl_dist(pub, table, have, s, sp[P_POS + s])
             d = _cap_pilot(pub, sp, s, d, active)
             v -= w * min(d, 10)
-        if ncap == 4 and nheli == 0:
-            v -= NO_HELI_END
+        if ncap == 4:
+            if nheli == 0:
+                v -= NO_HELI_END
+            # the escape's costs above never make the last capture look bad
+            v += W_FL_END * 10 * players + NO_HELI_END
     return v
 
 
