@@ -215,7 +215,10 @@ def sink_risk(pub, risk, with_draw):
             continue
         t = pub[P_TILE_AT + c]
         if (disc >> t) & 1:
-            risk[c] = pwr * min(1.0, f1 / max(d, 1))
+            # without a Waters Rise! the discard comes back only if the draw pile runs out
+            # during the phase (R-FLOOD-EMPTY); with one it goes on top (R-DRAW-WR)
+            p0 = min(1.0, max(0.0, (f0 - pub[P_FDRAW_N]) / max(d, 1)))
+            risk[c] = (1.0 - pwr) * p0 + pwr * min(1.0, f1 / max(d, 1))
         else:
             ly = pub[P_FLAYER + t]
             if ly > 31:
