@@ -4,14 +4,18 @@ Action phase (the active player):
 1. capture a treasure when possible;
 2. with all four treasures: lift everyone to Fools' Landing when a second Helicopter Lift is in
    hand (the first flies the team off), else walk there;
-3. shore up the most valuable flooded tile in reach (Fools' Landing, a temple of a treasure not
-   yet captured, then any tile);
+3. shore up the flooded tile in reach with most at stake (its importance — Fools' Landing, a
+   temple of a treasure not yet captured, other tiles — times the chance that it sinks soon,
+   from the flood discard and the cards a Waters Rise! put on top) when that is a lot, or walk
+   toward Fools' Landing or a last temple when it is flooded;
 4. give a treasure card to a player on the same tile (anywhere, for the Messenger) who holds at
    least as many of that treasure;
 5. move one step toward where the next capture is: a player holding four cards of a treasure
-   walks to its nearest temple; a player holding cards that another player collects walks to
-   that player;
-6. otherwise end the action phase.
+   walks to its nearest temple (or is lifted there by a Helicopter Lift when it is farther than
+   one move); a player holding cards that another player collects walks to that player;
+6. shore up any other flooded tile in reach, walk toward the player collecting a treasure whose
+   cards it holds, or toward the flooded tile that matters most;
+7. otherwise end the action phase.
 Windows: a Sandbags on Fools' Landing or a last temple when it is flooded and its flood card may
 come next. Hand limit: play a Sandbags on a flooded tile, else drop a card of a captured
 treasure, else of the treasure the team holds least of, never a Helicopter Lift if avoidable.
@@ -27,8 +31,9 @@ from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY,
 from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
 from fisim.rules.state import (P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION, P_EXISTS, P_FLOODED,
-                               P_PLAYERS, P_POS, P_ROLE, P_TILE_AT, hand_at)
-from policies.common import (BIG, best_flooded, shore_set, LOSS, N_CELLS, bitcount, collector, field, fools_cell,
+                               P_PLAYERS, P_POS, P_ROLE, P_TILE_AT, hand_at,
+                               hand_size)
+from policies.common import (BIG, hand_limit, best_flooded, shore_set, sink_risk, LOSS, N_CELLS, bitcount, collector, field, fools_cell,
                              next_card_prob, pile_layers, team_count, temples_mask,
                              tile_importance)
 
@@ -55,7 +60,15 @@ def _move_toward(pub, options, n, targets, role):
 
 
 @njit
+def _stake(pub, cell, caps, risk):
+    """What a flooded tile puts at stake: its importance times the chance it sinks soon."""
+    return tile_importance(pub, cell, caps, 50.0) * (risk[cell] + 0.1)
+
+
+@njit
 def _action(pub, options, n):
+    risk = np.empty(N_CELLS, np.float64)
+    sink_risk(pub, risk, True)
     a = pub[P_ACTIVE]
     caps = pub[P_CAPTURED]
     fl = fools_cell(pub)
@@ -82,25 +95,40 @@ def _action(pub, options, n):
         c = options[i]
         t = otype(c)
         if t == SHORE or t == SHORE2:
-            v = tile_importance(pub, field1(c), caps, 50.0)
+            v = _stake(pub, field1(c), caps, risk)
             if t == SHORE2:
-                v += tile_importance(pub, field2(c), caps, 50.0)
+                v += _stake(pub, field2(c), caps, risk)
             if v > bv:
                 bv = v
                 best = i
-    if best >= 0 and bv >= 400.0:
+    if best >= 0 and bv >= 60.0:
         return best
+    # 3b. walk toward Fools' Landing or a last temple when it is flooded
+    x = best_flooded(pub, caps)
+    if x >= 0 and tile_importance(pub, x, caps, 50.0) >= LOSS:
+        i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
+        if i >= 0:
+            return i
     # 4. give toward the collector
     for i in range(n):
         c = options[i]
         if otype(c) == GIVE:
             k = field1(c)
             p = field2(c)
-            if pub[hand_at(p, k)] >= pub[hand_at(a, k)] and pub[hand_at(p, k)] < 5:
+            if pub[hand_at(p, k)] >= pub[hand_at(a, k)]:      # a full hand drops its least useful card
                 return i
-    # 5. move toward the next capture
+    # 5. move toward the next capture; a Helicopter Lift carries a player with four cards to a
+    #    temple more than one move away (R-SPECIAL-HELI)
     for t in range(N_TREASURES):
         if not (caps >> t) & 1 and pub[hand_at(a, t)] >= 4:
+            dist = np.empty(N_CELLS, np.int32)
+            field(pub, temples_mask(pub, t), role, dist)
+            if dist[pub[P_POS + a]] > 1:
+                for i in range(n):
+                    c = options[i]
+                    if (otype(c) == O_HELI and field2(c) == (1 << a)
+                            and (temples_mask(pub, t) >> field3(c)) & 1):
+                        return i
             i = _move_toward(pub, options, n, temples_mask(pub, t), role)
             if i >= 0:
                 return i
@@ -110,7 +138,7 @@ def _action(pub, options, n):
     # 7. move toward the player collecting a treasure whose cards I hold
     if role != MESSENGER:
         for t in range(N_TREASURES):
-            if not (caps >> t) & 1 and pub[hand_at(a, t)] > 0 and team_count(pub, t) >= 3:
+            if not (caps >> t) & 1 and pub[hand_at(a, t)] > 0 and team_count(pub, t) >= 2:
                 b = collector(pub, t)
                 if b != a and pub[hand_at(b, t)] >= pub[hand_at(a, t)] and pub[P_POS + b] != pub[P_POS + a]:
                     i = _move_toward(pub, options, n, 1 << pub[P_POS + b], -1)
