@@ -40,6 +40,8 @@ from policies.common import (BIG, hand_limit, best_flooded, shore_set, sink_risk
 NAME = "greedy"
 VERSION = 1
 
+STAKE_FIRST = 400.0    # a shore up worth this much comes before gives and moves
+
 
 @njit
 def _move_toward(pub, options, n, targets, role):
@@ -101,7 +103,7 @@ def _action(pub, options, n):
             if v > bv:
                 bv = v
                 best = i
-    if best >= 0 and bv >= 60.0:
+    if best >= 0 and bv >= STAKE_FIRST:
         return best
     # 3b. walk toward Fools' Landing or a last temple when it is flooded
     x = best_flooded(pub, caps)
@@ -115,7 +117,8 @@ def _action(pub, options, n):
         if otype(c) == GIVE:
             k = field1(c)
             p = field2(c)
-            if pub[hand_at(p, k)] >= pub[hand_at(a, k)]:      # a full hand drops its least useful card
+            # (a full hand then drops its least useful card; four are enough)
+            if pub[hand_at(a, k)] <= pub[hand_at(p, k)] < 4:
                 return i
     # 5. move toward the next capture; a Helicopter Lift carries a player with four cards to a
     #    temple more than one move away (R-SPECIAL-HELI)
