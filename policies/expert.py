@@ -46,13 +46,13 @@ CAP = 2500.0          # a treasure captured
 TOT_V = (0.0, 40.0, 120.0, 260.0, 500.0)    # by cards of an uncaptured treasure the team holds
 CONC_V = (0.0, 0.0, 50.0, 150.0, 350.0)     # by the most of them in one hand
 READY = 300.0         # a collector holds four cards ...
-W_READY = 60.0        # ... minus this per action it needs to reach a temple
+W_READY = 30.0        # ... minus this per action it needs to reach a temple
 CAP_POT = 1000.0      # the active collector can still reach a temple and capture this turn
 W_MEET = 25.0         # per card held away from its collector, per step between them
 W_COH = 10.0          # per step between two pawns (a team together trades cards faster)
 WASTE = 150.0         # per card the active player's next draw will not fit in the hand
 WASTE_OTHER = 0.3     # the same for the other players, who can still give cards away first
-HELI_V = (0.0, 500.0, 650.0, 700.0, 720.0, 740.0, 760.0)   # by Helicopter Lifts the team holds
+HELI_V = (0.0, 500.0, 580.0, 620.0, 640.0, 660.0, 680.0)   # by Helicopter Lifts the team holds
 SAND_V = (0.0, 100.0, 160.0, 200.0, 220.0, 240.0, 260.0)   # by Sandbags the team holds
 OVER = 20.0           # a player over the hand limit (a discard will follow), besides the card lost
 BASE_IMP = 50.0       # a tile that is neither Fools' Landing nor a temple still matters
@@ -63,7 +63,7 @@ FAR_DECAY = 0.6       # ... shrinking with each further action needed
 W_FL_END = 250.0      # per action between a pawn and Fools' Landing with four treasures
 W_FL_3 = 5.0          # the same with three
 NO_HELI_END = 1500.0  # four treasures and nobody holds a Helicopter Lift
-SAND_PLAY = 150.0     # expected saving that justifies a Sandbags at a window
+SAND_PLAY = 80.0      # expected saving that justifies a Sandbags at a window
 K_SHORE = 4           # flooded tiles whose shore distance is tracked for the active player
 
 # rows of the field table
