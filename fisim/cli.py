@@ -140,7 +140,7 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--policies", "policies_text", default=None, help="Policies to compare (default: the strongest built-in).")
 @click.option("--rules", "rules_text", default="official", show_default=True,
               help="Rule variants, each a cell: official,navigator-plain,heli-all+no-heli-rescue,...")
-@click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 100000].")
+@click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 20000].")
 @click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
               help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
 @click.option("--max-games", default=10_000_000, show_default=True, type=click.IntRange(min=1),
@@ -174,7 +174,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
-    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 100_000}
+    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     from fisim.store import StoreError
     from fisim.sweep import DaskBackend, LocalBackend, format_table, run_sweep
     total = None if ci else target["games"] * len(cells)

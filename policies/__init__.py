@@ -17,7 +17,7 @@ from pathlib import Path
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
            "expert": "policies.expert"}
-DEFAULT = "random"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
+DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
 
 
 class PolicyError(ValueError):
