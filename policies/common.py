@@ -10,6 +10,8 @@ from numba import njit
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
 from fisim.rules.constants import (DIVER, EXPLORER, FOOLS_LANDING, HELI, N_TREASURES, PILOT, SAND,
                                    WATERS_RISE)
+from fisim.rules.actions import spread as spread_orth          # noqa: F401  (used by the policies)
+from fisim.rules.state import popcount as bitcount             # noqa: F401
 from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
                                P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE,
                                P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, orth)
@@ -17,27 +19,6 @@ from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
 BIG = 99              # "unreachable" in a distance field
 N_CELLS = 24
 LOSS = 10000.0        # the importance of a tile whose sinking loses the game
-
-
-@njit(inline="always")
-def bitcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-@njit(inline="always")
-def spread_orth(pub, cells):
-    out = 0
-    c = 0
-    while cells:
-        if cells & 1:
-            out |= orth(pub, c)
-        cells >>= 1
-        c += 1
-    return out
 
 
 @njit(inline="always")
