@@ -9,15 +9,14 @@ Action phase (the active player):
    from the flood discard and the cards a Waters Rise! put on top) when that is a lot, or walk
    toward Fools' Landing or a last temple when it is flooded;
 4. give a treasure card to a player on the same tile (anywhere, for the Messenger) who holds at
-   least as many of that treasure;
-5. move one step toward where the next capture is: a player holding four cards of a treasure
-   walks to its nearest temple (or is lifted there by a Helicopter Lift when it is farther than
-   one move); a player holding cards that another player collects walks to that player;
+   least as many of that treasure, but fewer than four;
+5. move one step toward the next capture: a player holding four cards of a treasure walks to its
+   nearest temple (or is lifted there by a Helicopter Lift when it is farther than one move);
 6. shore up any other flooded tile in reach, walk toward the player collecting a treasure whose
    cards it holds, or toward the flooded tile that matters most;
 7. otherwise end the action phase.
 Windows: a Sandbags on Fools' Landing or a last temple when it is flooded and its flood card may
-come next. Hand limit: play a Sandbags on a flooded tile, else drop a card of a captured
+come next, or on another temple still needed when its card comes next with a chance of 1/3 or more. Hand limit: play a Sandbags on a flooded tile, else drop a card of a captured
 treasure, else of the treasure the team holds least of, never a Helicopter Lift if avoidable.
 Swimming: to the tile nearest Fools' Landing, dry first.
 """
