@@ -27,7 +27,7 @@ from numba import njit
 
 from fisim.rules.actions import apply_action, apply_special, swim_reach
 from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DROP, END, PASS, SWIM, SWIM_TO, WINDOW,
+from fisim.rules.options import (ACTION, CAPTURE, DROP, END, PASS, SWIM, SWIM_TO, WINDOW,
                                  field1, field2, field3, otype)
 from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND

@@ -24,17 +24,15 @@ import numpy as np
 from numba import njit
 
 from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, MOVE, PASS,
-                                 SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, field1, field2, field3,
-                                 otype)
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, MOVE, SHORE,
+                                 SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
 from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
 from fisim.rules.state import (P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION, P_EXISTS, P_FLOODED,
-                               P_PLAYERS, P_POS, P_ROLE, P_TILE_AT, hand_at,
-                               hand_size)
-from policies.common import (BIG, hand_limit, best_flooded, shore_set, sink_risk, LOSS, N_CELLS, bitcount, collector, field, fools_cell,
-                             next_card_prob, pile_layers, team_count, temples_mask,
-                             tile_importance)
+                               P_POS, P_ROLE, P_TILE_AT, hand_at)
+from policies.common import (LOSS, N_CELLS, best_flooded, collector, field, fools_cell,
+                             next_card_prob, pile_layers, shore_set, sink_risk, team_count,
+                             temples_mask, tile_importance)
 
 NAME = "greedy"
 VERSION = 1

@@ -14,7 +14,6 @@ from fisim.position import parse_position
 from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
-from fisim.rules.constants import FOOLS_LANDING
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.options import (ACTION, CAPTURE, DECISION_NAMES, WINDOW, field2, field3, otype)
 from fisim.rules.options import HELI as O_HELI
