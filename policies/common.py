@@ -14,7 +14,7 @@ from fisim.rules.actions import spread as spread_orth          # noqa: F401  (us
 from fisim.rules.state import popcount as bitcount             # noqa: F401
 from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
                                P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE,
-                               P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, orth)
+                               P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, low_bit, orth)
 
 BIG = 99              # "unreachable" in a distance field
 N_CELLS = 24
@@ -25,12 +25,10 @@ LOSS = 10000.0        # the importance of a tile whose sinking loses the game
 def spread_all(pub, cells):
     """Orthogonal and diagonal neighbours of `cells` (the Explorer's step)."""
     out = 0
-    c = 0
     while cells:
-        if cells & 1:
-            out |= orth(pub, c) | diag(pub, c)
-        cells >>= 1
-        c += 1
+        c = low_bit(cells)
+        out |= orth(pub, c) | diag(pub, c)
+        cells &= cells - 1
     return out
 
 
@@ -48,12 +46,9 @@ def field(pub, targets, role, out):
     d = 0
     while frontier:
         m = frontier
-        c = 0
         while m:
-            if m & 1:
-                out[c] = d
-            m >>= 1
-            c += 1
+            out[low_bit(m)] = d
+            m &= m - 1
         if role == EXPLORER:
             nxt = spread_all(pub, frontier)
         else:

@@ -60,6 +60,7 @@ BASE_RISK = 0.05      # a flooded tile stays at risk after this turn
 SHORE_POT = 0.9       # share of a reachable tile's flood cost counted before the shore
 FAR = 0.4             # share for a tile out of reach this turn ...
 FAR_DECAY = 0.6       # ... shrinking with each further action needed
+FAR_SHARE = np.array([FAR * FAR_DECAY ** k for k in range(11)])   # FAR * FAR_DECAY ** actions
 W_FL_END = 250.0      # per action between a pawn and Fools' Landing with four treasures
 W_FL_3 = 5.0          # the same with three
 NO_HELI_END = 1500.0  # four treasures and nobody holds a Helicopter Lift
@@ -74,7 +75,7 @@ F_SHORE = 12          # K_SHORE rows: active player's distance to shore each tra
 N_ROWS = 12 + K_SHORE
 
 
-@njit
+@njit(inline="always")
 def _ready_dist(pub, table, have, t, seat, pos):
     role = pub[P_ROLE + seat]
     row = F_READY + t
@@ -84,7 +85,7 @@ def _ready_dist(pub, table, have, t, seat, pos):
     return table[row, pos]
 
 
-@njit
+@njit(inline="always")
 def _fl_dist(pub, table, have, seat, pos):
     row = F_FL + seat
     if have[row] == 0:
@@ -93,7 +94,7 @@ def _fl_dist(pub, table, have, seat, pos):
     return table[row, pos]
 
 
-@njit
+@njit(inline="always")
 def _pawn_dist(pub, sp, table, have, s, b):
     """Walking steps between the pawns of seats s and b in position sp."""
     ps = sp[P_POS + s]
@@ -116,7 +117,7 @@ def _pawn_dist(pub, sp, table, have, s, b):
     return table[row, other]
 
 
-@njit
+@njit(inline="always")
 def _cap_pilot(pub, sp, seat, d, active):
     if pub[P_ROLE + seat] == PILOT and d > 1:
         if seat != active or sp[P_FLIGHT_USED] == 0:
@@ -148,12 +149,14 @@ def _cheapest_card(sp, s, players, nheli, nsand):
     return best
 
 
-@njit
-def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
+@njit(inline="always")
+def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
     """Score of position sp (a modified copy of pub); `potentials`: count what the active player
-    can still do with sp[P_ACTIONS_LEFT] actions."""
+    can still do with sp[P_ACTIONS_LEFT] actions. imp0[c]: tile_importance of flooded cell c in
+    pub, valid for sp while no treasure was captured and no tile shored up."""
     players = pub[P_PLAYERS]
     caps = sp[P_CAPTURED]
+    same_tiles = caps == pub[P_CAPTURED] and sp[P_FLOODED] == pub[P_FLOODED]
     ncap = bitcount(caps)
     v = CAP * ncap
     nheli = 0
@@ -213,7 +216,7 @@ def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
     m = fl
     while m:
         if m & 1:
-            imp = tile_importance(sp, c, caps, BASE_IMP)
+            imp = imp0[c] if same_tiles else tile_importance(sp, c, caps, BASE_IMP)
             for s in range(players):
                 if sp[P_POS + s] == c and swim_reach(sp, s, c) == 0:
                     imp += 300.0 if nheli > 0 else 0.5 * LOSS
@@ -227,9 +230,10 @@ def evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials):
             x = shk[k]
             if (fl >> x) & 1:
                 d = _cap_pilot(pub, sp, active, table[F_SHORE + k, pa], active)
-                g = tile_importance(sp, x, caps, BASE_IMP) * (risk[x] + BASE_RISK)
+                imp = imp0[x] if same_tiles else tile_importance(sp, x, caps, BASE_IMP)
+                g = imp * (risk[x] + BASE_RISK)
                 if d + 1 > a_left:          # not this turn: a pull toward it
-                    g *= FAR * FAR_DECAY ** min(d + 1 - a_left, 10)
+                    g *= FAR_SHARE[min(d + 1 - a_left, 10)]
                 if g > best:
                     best = g
         v += SHORE_POT * best
@@ -272,15 +276,18 @@ def _restore(sp, pub):
 @njit
 def _window(pub, options, n):
     """PASS, a Sandbags on a tile that matters and may be drawn next, or an end-game lift."""
+    first = n                   # Sandbags plays come last in the (ascending) option list
+    while first > 1 and otype(options[first - 1]) == O_SAND:
+        first -= 1
+    if first == n:
+        return 0
     tops = np.zeros(3, np.int32)
     pile_layers(pub, tops)
     caps = pub[P_CAPTURED]
     best = 0
     bv = 0.0
-    for i in range(n):
+    for i in range(first, n):
         c = options[i]
-        if otype(c) != O_SAND:
-            continue
         x = field2(c)
         p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
         if p <= 0.0:
@@ -316,13 +323,17 @@ def decide(pub, options, n, mem, rng):
     nshk = 0
     potentials = kind == ACTION
     caps = pub[P_CAPTURED]
+    fl = pub[P_FLOODED] & pub[P_EXISTS]
+    imp0 = np.zeros(N_CELLS, np.float64)
+    for c in range(N_CELLS):
+        if (fl >> c) & 1:
+            imp0[c] = tile_importance(pub, c, caps, BASE_IMP)
     if potentials:
         # the K flooded tiles that matter most, and how far the active player is from shoring each
-        fl = pub[P_FLOODED] & pub[P_EXISTS]
         gains = np.zeros(N_CELLS, np.float64)
         for c in range(N_CELLS):
             if (fl >> c) & 1:
-                gains[c] = tile_importance(pub, c, caps, BASE_IMP) * (risk[c] + BASE_RISK)
+                gains[c] = imp0[c] * (risk[c] + BASE_RISK)
         role = pub[P_ROLE + active]
         for k in range(K_SHORE):
             bc = -1
@@ -380,7 +391,7 @@ def decide(pub, options, n, mem, rng):
         else:
             apply_action(sp, c)
             sp[P_ACTIONS_LEFT] -= 1
-        v = evaluate(pub, sp, table, have, risk, shk, nshk, active, potentials)
+        v = evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials)
         if t == CAPTURE:
             v += 1.0
         if v > bv:

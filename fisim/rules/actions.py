@@ -17,7 +17,7 @@ from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
 from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER, P_DECISION,
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
-                               P_SUNK_CELL, P_TDISC, P_TILE_AT, diag, hand_at, orth)
+                               P_SUNK_CELL, P_TDISC, P_TILE_AT, diag, hand_at, low_bit, orth)
 
 
 
@@ -25,12 +25,9 @@ from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER
 def spread(pub, cells):
     """The union of the orthogonal neighbours of `cells` (a bitmask)."""
     out = 0
-    c = 0
     while cells:
-        if cells & 1:
-            out |= orth(pub, c)
-        cells >>= 1
-        c += 1
+        out |= orth(pub, low_bit(cells))
+        cells &= cells - 1
     return out
 
 

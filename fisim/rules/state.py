@@ -118,6 +118,17 @@ def holders_mask(pub, kind):
     return m
 
 
+# lowest set bit's index by a de Bruijn multiply: the bit loops over cells skip empty cells
+_DE_BRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int32)
+
+
+@njit(inline="always")
+def low_bit(m):
+    """Index of the lowest set bit of a nonzero cell mask (< 2**32)."""
+    return _DE_BRUIJN[(((m & -m) * 0x077CB531) >> 27) & 31]
+
+
 @njit
 def popcount(m):
     n = 0
