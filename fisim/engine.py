@@ -251,6 +251,10 @@ class EngineGame:
         for i, t in enumerate(p.flood_draw):
             g[st.H_FPILE + i] = t
         g[st.P_FDISC] = sum(1 << t for t in p.flood_discard)
+        for layer, group in enumerate(p.flood_on_top, start=1):
+            for t in group:
+                g[st.P_FLAYER + t] = layer
+        g[st.P_LAYER_TOP] = len(p.flood_on_top)
         g[st.P_SUNK_COUNT] = sum(1 for s in p.status if s == 2)
         for field, value in ((st.P_ACTIVE, p.active), (st.P_FIRST, p.active), (st.P_TURN, p.turn),
                              (st.P_ACTIONS_LEFT, p.actions_left), (st.P_FLIGHT_USED, p.flight_used),

@@ -12,6 +12,8 @@
     treasure discard: sand
     flood draw: TM BB                top last; default: the rest, in tile order
     flood discard: IG
+    flood on top: CE IG | BB         what Waters Rise! put back on top (R-DRAW-WR, public by
+                                     R-INFO): groups, the latest last; they are the top cards
     rules: heli-all
 
 The grid also fixes the layout's shape. A `Position` is neutral data: the engine and the
@@ -55,6 +57,7 @@ class Position:
     treasure_discard: list = None # counts of kinds 0..6
     flood_draw: list = None       # tile ids, top last
     flood_discard: set = None     # tile ids
+    flood_on_top: list = ()       # groups of tile ids put back on top, the latest last
     switches: frozenset = frozenset()
 
     @property
@@ -128,6 +131,8 @@ def parse_position(text):
             p.flood_draw = [_tile(w) for w in words]
         elif head.strip() == "flood discard":
             p.flood_discard = {_tile(w) for w in words}
+        elif head.strip() == "flood on top":
+            p.flood_on_top = [[_tile(w) for w in group.split()] for group in rest.split("|")]
         elif head.strip() == "rules":
             p.switches = frozenset(words)
         else:
@@ -158,6 +163,14 @@ def _fill_piles(p):
         p.treasure_draw = [k for k in range(N_KINDS) for _ in range(max(left[k], 0))]
     if p.flood_discard is None:
         p.flood_discard = set()
+    on_top = [t for group in p.flood_on_top for t in group]
     if p.flood_draw is None:
-        p.flood_draw = [t for t in range(N_TILES)
-                        if p.status[p.tile_at.index(t)] != SUNK and t not in p.flood_discard]
+        p.flood_draw = [t for t in range(N_TILES) if p.status[p.tile_at.index(t)] != SUNK
+                        and t not in p.flood_discard and t not in on_top] + on_top
+    top = p.flood_draw[len(p.flood_draw) - len(on_top):]
+    at = 0
+    for group in p.flood_on_top:
+        if not group or sorted(top[at:at + len(group)]) != sorted(group):
+            raise PositionError("'flood on top' must name the top cards of the flood draw pile, "
+                                "group by group")
+        at += len(group)

@@ -14,6 +14,7 @@ from fisim.position import parse_position
 from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
+from fisim.rules.constants import SAND
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.options import (ACTION, CAPTURE, DECISION_NAMES, WINDOW, field2, field3, otype)
 from fisim.rules.options import HELI as O_HELI
@@ -253,6 +254,26 @@ flood draw: TP GG TH IG WG BB CA DD TM CP PR SG HG LL CE TS WT MM CG BG CF FL
     sands = [c for c in choices(events) if otype(c) == O_SAND]
     assert sands and field2(sands[0]) == p.cell_of("FL")
     assert g.pub[st.P_STATUS] != LOST and (g.pub[st.P_EXISTS] >> p.cell_of("FL")) & 1
+
+
+def test_expert_keeps_its_sandbags_when_fools_landing_lies_under_the_known_top_cards():
+    """R-DRAW-WR, R-INFO: a Waters Rise! put TP and GG back on top, and at water 2 exactly those two
+    are drawn, so flooded Fools' Landing cannot sink in this flood phase: the Sandbags is kept
+    (without that knowledge it is played, as its card may come next)."""
+    text = ISLAND.replace("FL", "fl") + """
+pilot@CE: sand wind
+diver@IG: fire
+water 2; active 0; actions 0
+decision: window
+flood discard: CS OB
+"""
+    p, g = game(text + "flood on top: TP GG\n")
+    events = g.run(PHASE_FLOOD, load_policy("expert"))
+    assert not [c for c in choices(events) if otype(c) == O_SAND]
+    assert g.pub[st.hand_at(0, SAND)] == 1 and (g.pub[st.P_FLOODED] >> p.cell_of("FL")) & 1
+    _, g = game(text)
+    sands = [c for c in choices(g.run(PHASE_FLOOD, load_policy("expert"))) if otype(c) == O_SAND]
+    assert sands and field2(sands[0]) == p.cell_of("FL")
 
 
 def test_expert_keeps_its_sandbags_when_nothing_that_matters_can_sink():

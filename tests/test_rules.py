@@ -21,7 +21,8 @@ import pytest
 
 from fisim import engine
 from fisim.engine import EngineGame
-from fisim.position import CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, parse_position
+from fisim.position import (CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, PositionError,
+                            parse_position)
 from fisim.reference import Game, GameOver
 from fisim.reference import turn as ref_turn
 from fisim.rules import events as ev
@@ -725,6 +726,21 @@ def test_waters_rise_tells_which_cards_are_on_top_but_not_their_order():
         assert np.array_equal(g.pub, run.pub)
         orders.add(tuple(TILE_CODES[t] for t in hidden_piles(g)[1][-4:]))
     assert len(orders) > 1 and all(set(o) == tiles("TP DD CP GG") for o in orders)
+
+
+def test_a_position_says_which_flood_cards_a_waters_rise_put_on_top():
+    """R-DRAW-WR, R-INFO: the notation's 'flood on top' groups are the top cards of the flood draw
+    pile, the latest group on top, and pub marks them layer by layer as a Waters Rise! would."""
+    p = position(island("tp") + "diver@IG:\nflood on top: TP DD | CP\n")
+    g = EngineGame.from_position(p)
+    layers = {TILE_CODES[t]: int(g.pub[st.P_FLAYER + t]) for t in range(24) if g.pub[st.P_FLAYER + t]}
+    assert layers == {"TP": 1, "DD": 1, "CP": 2} and g.pub[st.P_LAYER_TOP] == 2
+    pile = [TILE_CODES[t] for t in hidden_piles(g)[1]]
+    assert pile[-1] == "CP" and set(pile[-3:-1]) == {"TP", "DD"} and len(pile) == 24
+    run = play(p, PHASE_FLOOD)          # water 2: two cards, CP then one of the first group
+    assert run.story[0] == "flood CP" and run.story[1] in ("sink TP", "flood DD")
+    with pytest.raises(PositionError, match="top cards of the flood draw pile"):
+        position(island("") + "diver@IG:\nflood on top: TP\nflood draw: TP GG\n")
 
 
 # === rule switches and the solo variant: configuration ==========================================
