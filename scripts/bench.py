@@ -98,9 +98,11 @@ def bench_sweeps(big_games):
         run_sweep_command(["--games", "1000"], out)          # compile the default policy once
         for threads in (1, 2):
             wall, _ = run_sweep_command(["--threads", str(threads)], out)
-            cells = len(json.load(open(os.path.join(out, "manifest.json")))["cells"])
-            games = cells * 100_000
-            print(f"default sweep ({cells} cells x 100,000 games), {threads} thread(s): {wall:.1f} s, "
+            with open(os.path.join(out, "manifest.json")) as f:
+                manifest = json.load(f)
+            cells, per_cell = len(manifest["cells"]), manifest["target"]["games"]
+            games = cells * per_cell
+            print(f"default sweep ({cells} cells x {per_cell:,} games), {threads} thread(s): {wall:.1f} s, "
                   f"{60 * cells / wall:.1f} cells/min, {games / wall:,.0f} games/s")
         wall, peak = run_sweep_command(["--levels", "normal", "--players", "3", "--policies", "random",
                                         "--games", str(big_games)], out)
