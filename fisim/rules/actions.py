@@ -68,12 +68,9 @@ def nav_reach(pub, seat):
     if role == DIVER and not plain:
         via = first        # a moved Diver's intermediate step may be a sunk cell
     reach = first & exists
-    c = 0
     while via:
-        if via & 1:
-            reach |= step_mask(pub, c, diagonal) & exists
-        via >>= 1
-        c += 1
+        reach |= step_mask(pub, low_bit(via), diagonal) & exists
+        via &= via - 1
     return reach & ~(1 << cell)
 
 
@@ -115,16 +112,12 @@ def win_available(pub, fools_cell):
 @njit(inline="always")
 def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     """Append one option per cell of `cells` (ascending): the cell is f1, or f2 after a fixed f1."""
-    c = 0
+    base = code(kind, f1) if f2_is_cell else code(kind)
+    shift = 8 if f2_is_cell else 16
     while cells:
-        if cells & 1:
-            if f2_is_cell:
-                opts[n] = code(kind, f1, c)
-            else:
-                opts[n] = code(kind, c)
-            n += 1
-        cells >>= 1
-        c += 1
+        opts[n] = base | (low_bit(cells) << shift)
+        n += 1
+        cells &= cells - 1
     return n
 
 
@@ -135,10 +128,7 @@ def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
     exists = pub[P_EXISTS]
     heli_all = pub[P_CFG + C_HELI_ALL] != 0
     for m in range(1, 1 << players):
-        low = 0
-        while not (m >> low) & 1:
-            low += 1
-        src = pub[P_POS + low]
+        src = pub[P_POS + low_bit(m)]
         on_src = 0
         for s in range(players):
             if pub[P_POS + s] == src:
@@ -150,13 +140,11 @@ def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
         if rescue_seat >= 0 and (src != sunk or not (m >> rescue_seat) & 1):
             continue
         dests = exists & ~(1 << src)
-        c = 0
+        base = code(O_HELI, holder, m)
         while dests:
-            if dests & 1:
-                opts[n] = code(O_HELI, holder, m, c)
-                n += 1
-            dests >>= 1
-            c += 1
+            opts[n] = base | low_bit(dests)
+            n += 1
+            dests &= dests - 1
     return n
 
 
@@ -196,13 +184,11 @@ def _add_actions(pub, opts, n):
     shore = (step_mask(pub, cell, explorer) | (1 << cell)) & flooded     # R-ACT-SHORE
     n = _add_cells(opts, n, SHORE, 0, shore, False)
     if role == ENGINEER:                                                 # R-ROLE-ENGINEER
-        x = 0
         rest = shore
         while rest:
-            if rest & 1:
-                n = _add_cells(opts, n, SHORE2, x, shore & ~((2 << x) - 1), True)
-            rest >>= 1
-            x += 1
+            x = low_bit(rest)
+            rest &= rest - 1
+            n = _add_cells(opts, n, SHORE2, x, rest, True)
     for k in range(N_TREASURES):                                         # R-ACT-GIVE
         if pub[hand_at(a, k)] > 0:
             for p in range(players):
