@@ -23,13 +23,11 @@
 # Running time, measured on a 2-core machine shared with other jobs (compile cache warm unless said):
 #   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 480 cells, 95,200
 #   games): 33-45 s, nearly all of it per-chunk and report overhead.
-#   tiny, policy expert (work in progress; TEAM_GAMES=200 LAYOUT_GAMES=300 RULE_GAMES=600,
-#   143,200 games): 5.7 min, of which about 1.5 min compiling the policy; it played about 1,000
-#   games a second (less while other jobs ran).
-#   full size: 2,000,000 + 4,320,000 + 3,200,000 = 9.52 million games. At expert's 1,000-1,300
-#   games a second that is 2-2.6 hours; the random policy (40,000-100,000 a second) takes about
-#   3 minutes. In general: 9.5 million / (the policy's games per second, see scripts/bench.py)
-#   plus about a minute of overhead. Each report's time is printed as it finishes.
+#   full size (the reports in reports/): 2,000,000 + 4,320,000 + 3,200,000 = 9.52 million games
+#   under expert@1 on 2 threads: 1,478 + 1,825 + 1,379 s = 78 min in all (about 2,030 games a
+#   second while other jobs shared the machine). The random policy (about 100,000 games a second
+#   per core) takes about 3 minutes. In general: 9.5 million / (the policy's games per second, see
+#   scripts/bench.py) plus about a minute of overhead. Each report's time is printed as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
