@@ -40,63 +40,19 @@ import numpy as np
 from numba import njit
 
 from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (
-    ACTION,
-    CAPTURE,
-    DISCARD,
-    DIVE,
-    DROP,
-    FLY,
-    GIVE,
-    MOVE,
-    NAV,
-    SHORE,
-    SHORE2,
-    SWIM_TO,
-    WINDOW,
-    field1,
-    field2,
-    field3,
-    otype,
-)
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, MOVE, NAV, SHORE,
+                                 SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
 from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
-from fisim.rules.state import (
-    P_ACTIONS_LEFT,
-    P_ACTIVE,
-    P_CAPTURED,
-    P_DECIDER,
-    P_DECISION,
-    P_FLIGHT_USED,
-    P_FLOODED,
-    P_PLAYERS,
-    P_POS,
-    P_ROLE,
-    P_TILE_AT,
-    hand_at,
-    low_bit,
-)
-from policies.common import (
-    BIG,
-    LOSS,
-    N_CELLS,
-    best_flooded,
-    bitcount,
-    collector,
-    field,
-    fools_cell,
-    hand_limit,
-    next_card_prob,
-    pile_layers,
-    shore_set,
-    sink_risk,
-    team_count,
-    temples_mask,
-    tile_importance,
-)
+from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
+                               P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_TILE_AT,
+                               hand_at, low_bit)
+from policies.common import (BIG, LOSS, N_CELLS, best_flooded, bitcount, collector, field,
+                             fools_cell, hand_limit, next_card_prob, pile_layers, shore_set,
+                             sink_risk, team_count, temples_mask, tile_importance)
 
 NAME = "greedy"
-VERSION = 1
+VERSION = 2          # 1: the first priorities (Novice 7.4%); 2: cards and captures first
 
 STAKE_FIRST = 200.0    # a shore up worth this much comes before the moves toward captures
 TEMPLE_SAND = 400.0    # a tile this important is worth a Sandbags at the hand limit
