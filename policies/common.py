@@ -8,12 +8,11 @@ import numpy as np
 from numba import njit
 
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
-from fisim.rules.constants import (DIVER, EXPLORER, FOOLS_LANDING, HELI, N_TREASURES, PILOT, SAND,
-                                   WATERS_RISE)
-from fisim.rules.actions import spread as spread_orth          # noqa: F401  (used by the policies)
-from fisim.rules.state import popcount as bitcount             # noqa: F401
+from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TREASURES, PILOT, WATERS_RISE
+from fisim.rules.actions import spread as spread_orth
+from fisim.rules.state import popcount as bitcount
 from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
-                               P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE,
+                               P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_ROLE,
                                P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, low_bit, orth)
 
 BIG = 99              # "unreachable" in a distance field
@@ -65,11 +64,6 @@ def field(pub, targets, role, out):
         frontier = nxt
         d += 1
 
-
-@njit
-def walk_field(pub, src, out):
-    """Plain orthogonal walking distances from one cell (how far apart two pawns are)."""
-    field(pub, 1 << src, -1, out)
 
 
 @njit(inline="always")
@@ -276,20 +270,6 @@ def collector(pub, t):
     return best
 
 
-@njit
-def heli_holder(pub):
-    for s in range(pub[P_PLAYERS]):
-        if pub[hand_at(s, HELI)] > 0:
-            return s
-    return -1
-
-
-@njit
-def sand_holder(pub):
-    for s in range(pub[P_PLAYERS]):
-        if pub[hand_at(s, SAND)] > 0:
-            return s
-    return -1
 
 
 @njit
@@ -298,12 +278,3 @@ def pilot_cap(pub, seat, d, flight_used):
     if pub[P_ROLE + seat] == PILOT and not flight_used and d > 1:
         return 1
     return d
-
-
-@njit
-def seat_on(pub, cell):
-    m = 0
-    for s in range(pub[P_PLAYERS]):
-        if pub[P_POS + s] == cell:
-            m |= 1 << s
-    return m

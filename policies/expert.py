@@ -33,7 +33,7 @@ from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
-                               P_TILE_AT, hand_at)
+                               P_TILE_AT, hand_at, low_bit)
 from policies.common import (BIG, LOSS, N_CELLS, bitcount, field, fools_cell, hand_limit,
                              next_card_prob, pile_layers, shore_set, sink_risk, temples_mask,
                              tile_importance)
@@ -212,17 +212,15 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
             for q in range(s + 1, players):
                 v -= W_COH * min(_pawn_dist(pub, sp, table, have, s, q), 6)
     fl = sp[P_FLOODED] & sp[P_EXISTS]
-    c = 0
     m = fl
     while m:
-        if m & 1:
-            imp = imp0[c] if same_tiles else tile_importance(sp, c, caps, BASE_IMP)
-            for s in range(players):
-                if sp[P_POS + s] == c and swim_reach(sp, s, c) == 0:
-                    imp += 300.0 if nheli > 0 else 0.5 * LOSS
-            v -= imp * (risk[c] + BASE_RISK)
-        m >>= 1
-        c += 1
+        c = low_bit(m)
+        m &= m - 1
+        imp = imp0[c] if same_tiles else tile_importance(sp, c, caps, BASE_IMP)
+        for s in range(players):
+            if sp[P_POS + s] == c and swim_reach(sp, s, c) == 0:
+                imp += 300.0 if nheli > 0 else 0.5 * LOSS
+        v -= imp * (risk[c] + BASE_RISK)
     if potentials and a_left > 0:
         best = 0.0
         pa = sp[P_POS + active]

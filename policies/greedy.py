@@ -46,10 +46,10 @@ from fisim.rules.options import HELI as O_HELI
 from fisim.rules.options import SAND as O_SAND
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_TILE_AT,
-                               hand_at, low_bit)
+                               hand_at, hand_size, low_bit)
 from policies.common import (BIG, LOSS, N_CELLS, best_flooded, bitcount, collector, field,
-                             fools_cell, hand_limit, next_card_prob, pile_layers, shore_set,
-                             sink_risk, team_count, temples_mask, tile_importance)
+                             fools_cell, hand_limit, next_card_prob, pile_layers, pilot_cap,
+                             shore_set, sink_risk, team_count, temples_mask, tile_importance)
 
 NAME = "greedy"
 VERSION = 2          # 1: the first priorities (Novice 7.4%); 2: cards and captures first
@@ -101,10 +101,7 @@ def _keep(pub, s, k):
 @njit
 def _room(pub, p, k):
     """Whether seat p can take a card of kind k without dropping one it needs as much."""
-    size = 0
-    for j in range(6):
-        size += pub[hand_at(p, j)]
-    if size < hand_limit(pub):
+    if hand_size(pub, p) < hand_limit(pub):
         return True
     v = _keep(pub, p, k)
     for j in range(6):
@@ -161,8 +158,7 @@ def _action(pub, options, n):
             tm = temples_mask(pub, t)
             field(pub, tm, role, dist)
             d = dist[pub[P_POS + a]]
-            if role == PILOT and pub[P_FLIGHT_USED] == 0 and d > 1:
-                d = 1            # R-ROLE-PILOT: one flight to anywhere
+            d = pilot_cap(pub, a, d, pub[P_FLIGHT_USED])      # R-ROLE-PILOT: one flight anywhere
             if d + 1 <= pub[P_ACTIONS_LEFT]:
                 i = _move_toward(pub, options, n, tm, role)
                 if i >= 0:

@@ -8,6 +8,8 @@ engine with fisim.engine.EngineGame.
 import numpy as np
 import pytest
 
+from test_rules import ISLAND       # the standard island with its tiles scrambled
+
 from fisim import engine
 from fisim.engine import EngineGame
 from fisim.position import parse_position
@@ -25,16 +27,6 @@ from fisim.rules.turn import R_STATUS
 from policies import BUILTIN, PolicyError, load_policy
 
 POLICIES = sorted(BUILTIN)
-
-# The standard island (R-LAYOUT-1) with the tiles scrambled, as in tests/test_rules.py.
-ISLAND = """
-.  .  CS OB .  .
-.  TP GG FL TH .
-IG WG BB CA DD TM
-CP PR SG HG LL CE
-.  TS WT MM CG .
-.  .  BG CF .  .
-"""
 
 
 def game(text, seed=0):
@@ -165,25 +157,24 @@ def test_the_registry_has_versions_and_refuses_unknown_names_and_versions():
         load_policy("nobody")
 
 
-def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
+def _simulate_error(tmp_path, name, body):
+    """The EngineError message of a 5-game simulation with a policy file whose decide() is `body`."""
     from fisim.simulation import EngineError, simulate
-    path = tmp_path / "broken.py"
-    path.write_text("from numba import njit\nNAME = 'broken'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
-                    "    return undefined_name + 1\n")
+    path = tmp_path / f"{name.replace('-', '_')}.py"
+    path.write_text(f"from numba import njit\nNAME = '{name}'\n@njit\n"
+                    f"def decide(pub, options, n, mem, rng):\n    {body}\n")
     with pytest.raises(EngineError) as info:
         simulate(players=2, policy=str(path), games=5)
-    message = str(info.value)
+    return str(info.value)
+
+
+def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
+    message = _simulate_error(tmp_path, "broken", "return undefined_name + 1")
     assert "\n" not in message and "policy broken" in message and "undefined_name" in message
 
 
 def test_an_illegal_choice_names_the_policy_and_the_decision(tmp_path):
-    from fisim.simulation import EngineError, simulate
-    path = tmp_path / "too_far.py"
-    path.write_text("from numba import njit\nNAME = 'too-far'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
-                    "    return n\n")
-    with pytest.raises(EngineError) as info:
-        simulate(players=2, policy=str(path), games=5)
-    message = str(info.value)
+    message = _simulate_error(tmp_path, "too-far", "return n")
     assert "policy too-far" in message and any(f"{d} decision" in message for d in DECISION_NAMES)
 
 
