@@ -7,22 +7,24 @@ from (master seed, game index), so a block's results do not depend on which thre
 import numpy as np
 
 from fisim.rules.rng import N_STREAMS, game_seed
-from fisim.rules.state import LOG, P_CFG, P_GEO
+from fisim.rules.state import LOG, P_CFG, P_GEO, uncounted
 from fisim.rules.turn import action_phase, draw_phase, flood_phase, play_game, play_turn, result_row, sink
 
 
 def run_block(geometry, cfg, master_seed, first_game, lo, hi, out):
     """Play games first_game+lo .. first_game+hi-1 into out[lo:hi]."""
-    g = np.zeros(LOG + 1, np.int32)
+    game_array = np.zeros(LOG + 1, np.int32)
+    streams = np.zeros(N_STREAMS, np.uint64)
+    g, rng = uncounted(game_array), uncounted(streams)
     cells = geometry.shape[0]
     for c in range(cells):
         g[P_GEO + 2 * c] = geometry[c, 0]
         g[P_GEO + 2 * c + 1] = geometry[c, 1]
     g[P_CFG:P_CFG + cfg.shape[0]] = cfg
-    rng = np.zeros(N_STREAMS, np.uint64)
     for i in range(lo, hi):
         play_game(g, rng, game_seed(master_seed, first_game + i))
         result_row(g, out[i])
+    game_array[0] = streams[0] = 0     # keeps both arrays alive until here (the views own nothing)
 
 
 def record_game(g, rng, master_seed, game, out):

@@ -45,7 +45,8 @@ def ask(g, rng, kind, decider):
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        g[PUB_COPY:PUB_COPY + P_SIZE] = g[:P_SIZE]      # R-INFO: the policy sees a copy of pub
+        for j in range(P_SIZE):       # R-INFO: the policy sees a copy of pub (a loop: a slice
+            g[PUB_COPY + j] = g[j]    # assignment within one array allocates a temporary)
         i = decide(g[PUB_COPY:PUB_COPY + P_SIZE], g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
                    rng[POLICY:POLICY + 1])
         if i < 0 or i >= n:
