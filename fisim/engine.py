@@ -59,7 +59,9 @@ def run_phase(g, rng, phase, arg):
     _run_phase(g, rng, phase, arg)
 '''
 _runners = {}
-_ENTRY_POINTS = ("run_block", "record_game", "run_phase")
+# kept as functions when the rest is inlined: the entry points, and `ask` (which calls the policy:
+# inlined at its six call sites it costs a quarter more compile time and memory, for no speed)
+_NOT_INLINED = ("run_block", "record_game", "run_phase", "ask")
 
 
 def specialise(decide, name, inline):
@@ -68,9 +70,9 @@ def specialise(decide, name, inline):
     globals by module name). A jitted function passed as an argument instead would keep Numba from
     caching the runner; a global is resolved at compile time.
 
-    With `inline`, everything below the entry points is inlined into them: LLVM then sees one
-    function per entry point, without calls or reference counting (random games a third faster,
-    twice the compile time: only run_batch, which plays games in bulk, uses it)."""
+    With `inline`, the turn is inlined into the entry points: LLVM then sees few, large functions
+    without calls or reference counting between them (random games a third faster, more compile
+    time and memory: only run_batch, which plays games in bulk, uses it)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
     namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name})
@@ -78,7 +80,7 @@ def specialise(decide, name, inline):
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
         f = namespace[key]
-        how = "always" if inline and key not in _ENTRY_POINTS else "never"
+        how = "always" if inline and key not in _NOT_INLINED else "never"
         namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
                                     inline=how)
     sys.modules[name] = module
