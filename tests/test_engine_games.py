@@ -62,6 +62,20 @@ def test_a_game_is_the_same_whichever_batch_it_is_played_in():
     assert np.array_equal(whole[123:200], part)
 
 
+@pytest.mark.parametrize("name", ["random", "expert"])
+def test_bulk_runner_plays_the_games_the_recorder_plays(name):
+    """run_batch is compiled inlined, on arrays without reference counts; record_game (which the
+    golden transcripts and the reference cross-check use) plainly. Both must play the same games."""
+    layout, pol = builtin_layout("skull-island"), load_policy(name)
+    statuses = []
+    for config in (GameConfig(players=2, level="novice"), GameConfig(players=4, level="elite", switches={"heli-all"})):
+        rows = engine.play_batch(layout, config, pol, 5, 0, 40)
+        recorded = np.stack([engine.record(layout, config, pol, 5, game).result for game in range(40)])
+        assert np.array_equal(rows, recorded)
+        statuses.extend(rows[:, R_STATUS])
+    assert LOST in statuses and (WON in statuses or name == "random")
+
+
 def _setup_events(layout, config, policy, seed, game):
     from fisim.rules import events as ev
     events = engine.record(layout, config, policy, seed, game).events

@@ -146,7 +146,7 @@ def uncounted(typingctx, array):
     """A view of `array` without a reference count (no meminfo), for the hot loop of run_block.
 
     Every pass of a counted array between compiled functions, and every slice of it, costs an
-    atomic increment and decrement; a view without meminfo makes both a null test (about a third
+    atomic increment and decrement; a view without meminfo makes both a null test (about a quarter
     of a random game's time). The caller must keep `array` itself alive while the view is used."""
     def codegen(context, builder, sig, args):
         source = make_array(array)(context, builder, args[0])
