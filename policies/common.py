@@ -10,6 +10,7 @@ from numba import njit
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
 from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TREASURES, PILOT, WATERS_RISE
 from fisim.rules.actions import spread as spread_orth
+from fisim.rules.options import otype
 from fisim.rules.state import popcount as bitcount
 from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
                                P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_ROLE,
@@ -63,7 +64,6 @@ def field(pub, targets, role, out):
         seen |= nxt
         frontier = nxt
         d += 1
-
 
 
 @njit(inline="always")
@@ -270,6 +270,13 @@ def collector(pub, t):
     return best
 
 
+@njit
+def offers(options, n, kind):
+    """Whether any of the n options is of type `kind` (fisim.rules.options)."""
+    for i in range(n):
+        if otype(options[i]) == kind:
+            return True
+    return False
 
 
 @njit

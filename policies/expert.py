@@ -35,8 +35,8 @@ from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, 
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
                                P_TILE_AT, hand_at, low_bit)
 from policies.common import (BIG, LOSS, N_CELLS, bitcount, field, fools_cell, hand_limit,
-                             next_card_prob, pile_layers, shore_set, sink_risk, temples_mask,
-                             tile_importance)
+                             next_card_prob, offers, pile_layers, shore_set, sink_risk,
+                             temples_mask, tile_importance)
 
 NAME = "expert"
 VERSION = 1
@@ -348,12 +348,7 @@ def decide(pub, options, n, mem, rng):
             nshk += 1
     sp = pub.copy()
     swim = kind == SWIM
-    has_swim = False
-    if swim:
-        for i in range(n):
-            if otype(options[i]) == SWIM_TO:
-                has_swim = True
-                break
+    has_swim = swim and offers(options, n, SWIM_TO)
     best = 0
     bv = -1e18
     decider = pub[P_DECIDER]

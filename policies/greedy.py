@@ -48,8 +48,9 @@ from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, 
                                P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_TILE_AT,
                                hand_at, hand_size, low_bit)
 from policies.common import (BIG, LOSS, N_CELLS, best_flooded, bitcount, collector, field,
-                             fools_cell, hand_limit, next_card_prob, pile_layers, pilot_cap,
-                             shore_set, sink_risk, team_count, temples_mask, tile_importance)
+                             fools_cell, hand_limit, next_card_prob, offers, pile_layers,
+                             pilot_cap, shore_set, sink_risk, team_count, temples_mask,
+                             tile_importance)
 
 NAME = "greedy"
 VERSION = 2          # 1: the first priorities (Novice 7.4%); 2: cards and captures first
@@ -320,10 +321,7 @@ def _swim(pub, options, n):
     s = pub[P_DECIDER]
     dist = np.empty(N_CELLS, np.int32)
     field(pub, 1 << fl, pub[P_ROLE + s], dist)
-    can_swim = False
-    for i in range(n):
-        if otype(options[i]) == SWIM_TO:
-            can_swim = True
+    can_swim = offers(options, n, SWIM_TO)
     best = 0
     bv = 1e9
     for i in range(n):

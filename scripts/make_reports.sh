@@ -25,9 +25,9 @@
 #   games): 33-45 s, nearly all of it per-chunk and report overhead.
 #   full size (the reports in reports/): 2,000,000 + 4,320,000 + 3,200,000 = 9.52 million games
 #   under expert@1 on 2 threads: 1,478 + 1,825 + 1,379 s = 78 min in all (about 2,030 games a
-#   second while other jobs shared the machine). The random policy (about 100,000 games a second
-#   per core) takes about 3 minutes. In general: 9.5 million / (the policy's games per second, see
-#   scripts/bench.py) plus about a minute of overhead. Each report's time is printed as it finishes.
+#   second while other jobs shared the machine; expert is about a quarter faster since). In
+#   general: 9.5 million / (the policy's games per second, see scripts/bench.py) plus about a
+#   minute of overhead. Each report's time is printed as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
