@@ -21,13 +21,14 @@ import numpy as np
 
 import fisim
 import policies
+from fisim.errors import EngineError
 from fisim.rules import runner as runner_entry
 from fisim.rules import state as st
 from fisim.rules import turn
 from fisim.rules.actions import list_options
-from fisim.rules.constants import N_HAND_KINDS, N_KINDS
+from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
 from fisim.rules.rng import N_STREAMS, init_streams
-from fisim.rules.turn import R_SIZE
+from fisim.rules.state import R_SIZE
 
 _RULES_DIR = Path(__file__).parent / "rules"
 _POLICIES_DIR = Path(policies.__file__).parent
@@ -145,18 +146,16 @@ def runner(policy):
 @contextlib.contextmanager
 def policy_errors(policy):
     """A policy whose decide() does not compile, or raises, stops the run with one line naming the
-    policy (fisim.simulation.EngineError, which the command line reports as a one-line error)."""
+    policy (fisim.errors.EngineError, which the command line reports as a one-line error)."""
     try:
         yield
     except numba.core.errors.NumbaError as exc:
-        from fisim.simulation import EngineError
         lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
         detail = next((ln for ln in lines if not ln.startswith(("Failed in", "-", "During:", "File"))),
                       lines[0] if lines else "")
         raise EngineError(f"policy {policy.NAME}: its decide() does not compile with Numba "
                           f"(decisions: action, window, discard, swim): {detail}") from None
     except Exception as exc:
-        from fisim.simulation import EngineError
         if isinstance(exc, EngineError):
             raise
         cause = exc.__cause__ or exc.__context__ or exc
@@ -166,7 +165,7 @@ def policy_errors(policy):
 
 
 def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, block=64):
-    """Result rows (int32[n_games, R_SIZE], columns fisim.rules.turn.R_*) of games
+    """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
     first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`."""
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
@@ -243,7 +242,7 @@ class EngineGame:
             if p.status[cell] == 1:
                 g[st.P_FLOODED] |= 1 << cell
         g[st.P_PLAYERS] = len(p.roles)
-        for s in range(4):
+        for s in range(MAX_PLAYERS):
             seated = s < len(p.roles)
             g[st.P_ROLE + s] = p.roles[s] if seated else -1
             g[st.P_POS + s] = p.pos[s] if seated else -1

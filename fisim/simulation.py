@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 
+from fisim.errors import EngineError
 from fisim.files import atomic_write
 from fisim.rules.config import RULES_VERSION, GameConfig
 from fisim.rules.constants import LOSS_NAMES, ROLE_NAMES
@@ -13,10 +14,6 @@ from fisim.rules.turn import (R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR, R_FIRS
 from fisim.stats import wilson
 
 CHUNK = 1 << 16
-
-
-class EngineError(RuntimeError):
-    """A policy chose an option that was not on offer, or a game did not end."""
 
 
 def make_config(level="normal", players=3, team=None, rules=(), first=None):

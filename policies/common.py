@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
-from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TREASURES, PILOT, WATERS_RISE
+from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TILES, N_TREASURES, PILOT, WATERS_RISE
 from fisim.rules.actions import spread as spread_orth
 from fisim.rules.options import otype
 from fisim.rules.state import popcount as bitcount
@@ -17,7 +17,7 @@ from fisim.rules.state import (ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
                                P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, low_bit, orth)
 
 BIG = 99              # "unreachable" in a distance field
-N_CELLS = 24
+N_CELLS = N_TILES
 LOSS = 10000.0        # the importance of a tile whose sinking loses the game
 
 

@@ -26,14 +26,11 @@ import numpy as np
 from numba import njit
 
 from fisim.rules.actions import apply_action, apply_special, swim_reach
-from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DROP, END, PASS, SWIM, SWIM_TO, WINDOW,
-                                 field1, field2, field3, otype)
-from fisim.rules.options import HELI as O_HELI
-from fisim.rules.options import SAND as O_SAND
+from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, PILOT, SAND
+from fisim.rules.options import (ACTION, CAPTURE, DROP, END, LIFT, PASS, SANDBAG, SWIM, SWIM_TO, WINDOW, field1, field2, field3, otype)
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
-                               P_TILE_AT, hand_at, low_bit)
+                               P_TILE_AT, hand_at, low_bit, restore)
 from policies.common import (BIG, LOSS, N_CELLS, bitcount, field, fools_cell, hand_limit,
                              next_card_prob, offers, pile_layers, shore_set, sink_risk,
                              temples_mask, tile_importance)
@@ -130,7 +127,7 @@ def _cheapest_card(sp, s, players, nheli, nsand):
     """What the team loses when seat s drops its least valuable card (roughly)."""
     caps = sp[P_CAPTURED]
     best = 1e9
-    for k in range(6):
+    for k in range(N_HAND_KINDS):
         if sp[hand_at(s, k)] == 0:
             continue
         if k == HELI:
@@ -167,7 +164,7 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
         nheli += sp[hand_at(s, HELI)]
         nsand += sp[hand_at(s, SAND)]
         size = 0
-        for k in range(6):
+        for k in range(N_HAND_KINDS):
             size += sp[hand_at(s, k)]
         if size > limit:
             over = s
@@ -257,7 +254,7 @@ def _heli_worth_trying(pub, c):
     mask = field2(c)
     caps = pub[P_CAPTURED]
     if dest == fools_cell(pub):
-        return caps == 15
+        return caps == ALL_TREASURES_MASK
     t = pub[P_TILE_AT + dest]
     if t < 2 * N_TREASURES and not (caps >> (t >> 1)) & 1:
         for s in range(pub[P_PLAYERS]):
@@ -267,15 +264,10 @@ def _heli_worth_trying(pub, c):
 
 
 @njit
-def _restore(sp, pub):
-    sp[P_EXISTS:P_FLIGHT_USED + 1] = pub[P_EXISTS:P_FLIGHT_USED + 1]
-
-
-@njit
 def _window(pub, options, n):
     """PASS, a Sandbags on a tile that matters and may be drawn next, or an end-game lift."""
     first = n                   # Sandbags plays come last in the (ascending) option list
-    while first > 1 and otype(options[first - 1]) == O_SAND:
+    while first > 1 and otype(options[first - 1]) == SANDBAG:
         first -= 1
     if first == n:
         return 0
@@ -355,9 +347,9 @@ def decide(pub, options, n, mem, rng):
     for i in range(n):
         c = options[i]
         t = otype(c)
-        if t == O_SAND and kind == ACTION:
+        if t == SANDBAG and kind == ACTION:
             continue
-        if t == O_HELI:
+        if t == LIFT:
             if swim:
                 if has_swim:
                     continue
@@ -370,10 +362,10 @@ def decide(pub, options, n, mem, rng):
             # drowning is never chosen while anything else is offered; a window's PASS is scored
             if swim:
                 continue
-        _restore(sp, pub)
+        restore(sp, pub)
         if t == END:
             sp[P_ACTIONS_LEFT] = 0
-        elif t == O_HELI or t == O_SAND:
+        elif t == LIFT or t == SANDBAG:
             apply_special(sp, c)
         elif t == DROP:
             sp[hand_at(decider, field1(c))] -= 1

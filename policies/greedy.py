@@ -39,11 +39,8 @@ nowhere to swim.
 import numpy as np
 from numba import njit
 
-from fisim.rules.constants import HELI, MESSENGER, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, MOVE, NAV, SHORE,
-                                 SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
-from fisim.rules.options import HELI as O_HELI
-from fisim.rules.options import SAND as O_SAND
+from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, NAVIGATOR, PILOT, SAND
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, LIFT, MOVE, NAV, SANDBAG, SHORE, SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_TILE_AT,
                                hand_at, hand_size, low_bit)
@@ -82,7 +79,7 @@ def _lift_to(options, n, seat, targets):
     """The index of a Helicopter Lift carrying `seat` alone onto one of `targets`, or -1."""
     for i in range(n):
         c = options[i]
-        if otype(c) == O_HELI and field2(c) == (1 << seat) and (targets >> field3(c)) & 1:
+        if otype(c) == LIFT and field2(c) == (1 << seat) and (targets >> field3(c)) & 1:
             return i
     return -1
 
@@ -105,7 +102,7 @@ def _room(pub, p, k):
     if hand_size(pub, p) < hand_limit(pub):
         return True
     v = _keep(pub, p, k)
-    for j in range(6):
+    for j in range(N_HAND_KINDS):
         if j != k and pub[hand_at(p, j)] > 0 and _keep(pub, p, j) < v:
             return True
     return False
@@ -134,14 +131,14 @@ def _action(pub, options, n):
             return i
     # 2. the escape: lift the largest group (the farthest on a tie) while a Helicopter Lift is
     #    left for the take-off, else walk to Fools' Landing
-    if caps == 15:
+    if caps == ALL_TREASURES_MASK:
         if nheli >= 2:
             field(pub, 1 << fl, -1, dist)
             best = -1
             bv = 0
             for i in range(n):
                 c = options[i]
-                if otype(c) == O_HELI and field3(c) == fl:
+                if otype(c) == LIFT and field3(c) == fl:
                     m = field2(c)
                     v = 100 * bitcount(m) + min(dist[pub[P_POS + low_bit(m)]], 50)
                     if v > bv:
@@ -276,7 +273,7 @@ def _window(pub, options, n):
     caps = pub[P_CAPTURED]
     for i in range(n):
         c = options[i]
-        if otype(c) == O_SAND:
+        if otype(c) == SANDBAG:
             x = field2(c)
             imp = tile_importance(pub, x, caps, 50.0)
             p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
@@ -293,7 +290,7 @@ def _discard(pub, options, n):
     sv = -1.0
     for i in range(n):        # a Sandbags on the most valuable flooded tile ...
         c = options[i]
-        if otype(c) == O_SAND:
+        if otype(c) == SANDBAG:
             v = tile_importance(pub, field2(c), caps, 50.0)
             if v > sv:
                 sv = v
@@ -329,7 +326,7 @@ def _swim(pub, options, n):
         t = otype(c)
         if t == SWIM_TO:
             d = field1(c)
-        elif t == O_HELI and not can_swim:      # a rescue only (R-SWIM-3)
+        elif t == LIFT and not can_swim:      # a rescue only (R-SWIM-3)
             d = field3(c)
         else:
             continue

@@ -18,9 +18,7 @@ from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.constants import SAND
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
-from fisim.rules.options import (ACTION, CAPTURE, DECISION_NAMES, WINDOW, field2, field3, otype)
-from fisim.rules.options import HELI as O_HELI
-from fisim.rules.options import SAND as O_SAND
+from fisim.rules.options import (ACTION, CAPTURE, DECISION_NAMES, LIFT, SANDBAG, WINDOW, field2, field3, otype)
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_FLOOD
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS
@@ -215,7 +213,7 @@ water 5; active 1; actions 3
 """)
     events = g.run(PHASE_ACTIONS, load_policy("expert"))
     assert g.pub[st.P_STATUS] == WON
-    lifts = [c for c in choices(events) if otype(c) == O_HELI]
+    lifts = [c for c in choices(events) if otype(c) == LIFT]
     assert lifts and field3(lifts[0]) == p.cell_of("FL") and field2(lifts[0]) == 0b11
 
 
@@ -242,7 +240,7 @@ flood discard: CS OB
 flood draw: TP GG TH IG WG BB CA DD TM CP PR SG HG LL CE TS WT MM CG BG CF FL
 """)
     events = g.run(PHASE_FLOOD, load_policy("expert"))
-    sands = [c for c in choices(events) if otype(c) == O_SAND]
+    sands = [c for c in choices(events) if otype(c) == SANDBAG]
     assert sands and field2(sands[0]) == p.cell_of("FL")
     assert g.pub[st.P_STATUS] != LOST and (g.pub[st.P_EXISTS] >> p.cell_of("FL")) & 1
 
@@ -260,10 +258,10 @@ flood discard: CS OB
 """
     p, g = game(text + "flood on top: TP GG\n")
     events = g.run(PHASE_FLOOD, load_policy("expert"))
-    assert not [c for c in choices(events) if otype(c) == O_SAND]
+    assert not [c for c in choices(events) if otype(c) == SANDBAG]
     assert g.pub[st.hand_at(0, SAND)] == 1 and (g.pub[st.P_FLOODED] >> p.cell_of("FL")) & 1
     _, g = game(text)
-    sands = [c for c in choices(g.run(PHASE_FLOOD, load_policy("expert"))) if otype(c) == O_SAND]
+    sands = [c for c in choices(g.run(PHASE_FLOOD, load_policy("expert"))) if otype(c) == SANDBAG]
     assert sands and field2(sands[0]) == p.cell_of("FL")
 
 
@@ -276,4 +274,4 @@ decision: window
 flood discard: CS OB WT
 """)
     events = g.run(PHASE_FLOOD, load_policy("expert"))
-    assert not [c for c in choices(events) if otype(c) == O_SAND]
+    assert not [c for c in choices(events) if otype(c) == SANDBAG]

@@ -16,7 +16,7 @@ from fisim.rules.events import (EV_CHOICE, EV_DEAL, EV_DEAL_WR, EV_DROWN, EV_FIR
                                 EV_PLACE, EV_SETUP_FLOOD, EV_SINK, EV_TEAM, EV_TURN, EV_WATERS_RISE,
                                 EV_WIN)
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
-from fisim.rules.options import ACTION, DISCARD, PASS, SWIM, WINDOW, decode
+from fisim.rules.options import ACTION, DISCARD, PASS, SWIM, WINDOW, decode, otype
 
 # --- reading options ---------------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ def check_transcript(game, config):
     assert tuple(ROLE_NAMES[e[2]] for e in team_events) == r["team"]
     for e in ev:
         if e[0] == EV_CHOICE:
-            assert e[1] in (ACTION, WINDOW, DISCARD, SWIM) and e[3] >> 24 != PASS
+            assert e[1] in (ACTION, WINDOW, DISCARD, SWIM) and otype(e[3]) != PASS
     # the transcript alone retraces the tiles' states and the water level
     status, level = [DRY] * 24, config.start_level
     for code, a, b, c in ev:

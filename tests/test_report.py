@@ -18,7 +18,7 @@ from fisim.compare import compare, paired_difference
 from fisim.report import write_report
 from fisim.rules.constants import LEVELS, ROLE_NAMES
 from fisim.rules.state import LOST, WON
-from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS
+from fisim.rules.state import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS
 from fisim.stats import wilson
 from fisim.store import Store, chunk_record, win_bits
 from fisim.sweep import manifest_for, run_sweep

@@ -31,10 +31,7 @@ from fisim.rules.config import SWITCHES, ConfigError, GameConfig
 from fisim.rules.constants import (DECK_COUNTS, FLOOD_COUNT, KIND_NAMES, LEVELS, LOSS_NAMES, N_KINDS,
                                    ROLE_NAMES, SKULL, START_TILE, TILE_NAMES, TREASURE_NAMES)
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, builtin_layout, load_layout, parse_layout
-from fisim.rules.options import (DECISION_NAMES, DIVE, DROP, END, FLY, GIVE, MOVE, NAV, PASS,
-                                 SHORE, SHORE2, SWIM_TO, CAPTURE, code, decode)
-from fisim.rules.options import HELI as O_HELI
-from fisim.rules.options import SAND as O_SAND
+from fisim.rules.options import (CAPTURE, DECISION_NAMES, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM_TO, code, decode)
 from fisim.rules.rng import game_seed
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
 from policies import load_policy
@@ -155,7 +152,7 @@ def encode(p, words):
     seat = lambda r: _seat_of(p, r)                   # noqa: E731
     kind = {"end": END, "pass": PASS, "move": MOVE, "fly": FLY, "dive": DIVE, "swim": SWIM_TO,
             "shore": SHORE, "nav": NAV, "shore2": SHORE2, "give": GIVE, "capture": CAPTURE,
-            "discard": DROP, "heli": O_HELI, "sand": O_SAND}[w[0]]
+            "discard": DROP, "heli": LIFT, "sand": SANDBAG}[w[0]]
     if kind in (END, PASS):
         return code(kind)
     if kind in (MOVE, FLY, DIVE, SWIM_TO, SHORE):
@@ -168,7 +165,7 @@ def encode(p, words):
         return code(kind, CARD_CODES.index(w[1]), seat(w[2]))
     if kind in (CAPTURE, DROP):
         return code(kind, CARD_CODES.index(w[1]))
-    if kind == O_HELI:
+    if kind == LIFT:
         mask = sum(1 << seat(r) for r in w[2].split("+"))
         return code(kind, seat(w[1]), mask, cell(w[3]))
     return code(kind, seat(w[1]), cell(w[2]))       # sand

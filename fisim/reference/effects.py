@@ -1,20 +1,12 @@
 """What an option does to the game state. No events, no follow-ups: those belong to `turn.py`."""
 from fisim.position import DRY
 from fisim.rules.constants import HELI, SAND
-from fisim.rules.options import (CAPTURE, DIVE, DROP, END, FLY, GIVE, MOVE, NAV, PASS, SHORE, SHORE2,
-                                 SWIM_TO)
-from fisim.rules.options import HELI as HELI_OPTION
-from fisim.rules.options import SAND as SAND_OPTION
-
-
-def fields(c):
-    """(type, f1, f2, f3) of an option code."""
-    return c >> 24, (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF
+from fisim.rules.options import (CAPTURE, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM_TO, unpack)
 
 
 def apply_option(game, seat, c):
     """Carry out option `c` chosen at a decision of `seat` (the active player, discarder or swimmer)."""
-    t, f1, f2, f3 = fields(c)
+    t, f1, f2, f3 = unpack(c)
     me = game.players[seat]
     if t in (END, PASS):
         return
@@ -37,12 +29,12 @@ def apply_option(game, seat, c):
         me.hand[f1] -= 4
         game.treasure_discard += [f1] * 4
         game.captured.add(f1)
-    elif t == HELI_OPTION:                   # R-SPECIAL-HELI
+    elif t == LIFT:                          # R-SPECIAL-HELI
         play_card(game, f1, HELI)
         for p in game.players:
             if f2 >> p.seat & 1:
                 p.cell = f3
-    elif t == SAND_OPTION:                   # R-SPECIAL-SAND
+    elif t == SANDBAG:                       # R-SPECIAL-SAND
         play_card(game, f1, SAND)
         game.board.status[f2] = DRY
     elif t == DROP:                          # R-HAND

@@ -8,7 +8,7 @@ import numpy as np
 
 from fisim.position import SUNK
 from fisim.rules.constants import N_HAND_KINDS, ROLE_NAMES
-from fisim.rules.options import ACTION, ACTION_TYPES, SWIM
+from fisim.rules.options import ACTION, ACTION_TYPES, SWIM, unpack
 from fisim.rules.rng import N_STREAMS, game_seed, init_streams, randbelow, shuffle
 
 from fisim.reference import legal, turn
@@ -103,7 +103,7 @@ class Game:
         if code not in self.legal_options():
             raise ValueError(f"option {code:#x} is not legal here")
         apply_option(self, d.seat, code)
-        if d.kind == ACTION and code >> 24 in ACTION_TYPES:
+        if d.kind == ACTION and unpack(code)[0] in ACTION_TYPES:
             self.actions_left -= 1
 
     def resume(self, chooser):

@@ -1,15 +1,11 @@
 """The legal options at each decision point, as sorted lists of option codes (docs/model.md).
 
-A code is `type << 24 | f1 << 16 | f2 << 8 | f3` with the types and fields of
-fisim/rules/options.py.
+Codes are packed by fisim.rules.options.code, with the types and fields given there.
 """
 from typing import NamedTuple
 
 from fisim.rules.constants import DIVER, ENGINEER, HELI, MESSENGER, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, MOVE, NAV, PASS,
-                                 SHORE, SHORE2, SWIM, SWIM_TO, WINDOW)
-from fisim.rules.options import HELI as HELI_OPTION
-from fisim.rules.options import SAND as SAND_OPTION
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code)
 
 from fisim.reference import powers
 
@@ -20,11 +16,6 @@ class Decision(NamedTuple):
     kind: int
     seat: int
     sunk: int = -1
-
-
-def code(kind, f1=0, f2=0, f3=0):
-    """The integer code of an option (same packing as fisim.rules.options.code)."""
-    return (kind << 24) | (f1 << 16) | (f2 << 8) | f3
 
 
 def options(game, kind, seat, sunk=-1):
@@ -80,11 +71,11 @@ def special_options(game, holders):
     heli_holders = [h for h in holders if game.players[h].hand[HELI] > 0]
     if heli_holders:
         lifts = heli_lifts(game)
-        found += [code(HELI_OPTION, h, m, d) for h in heli_holders for m, d in lifts]
+        found += [code(LIFT, h, m, d) for h in heli_holders for m, d in lifts]
     sand_holders = [h for h in holders if game.players[h].hand[SAND] > 0]
     if sand_holders:
         flooded = game.board.flooded()
-        found += [code(SAND_OPTION, h, x) for h in sand_holders for x in flooded]
+        found += [code(SANDBAG, h, x) for h in sand_holders for x in flooded]
     return found
 
 
@@ -146,5 +137,5 @@ def swim_options(game, seat, sunk):
             here = pawns_by_cell(game).get(sunk, 0)
             groups = (here,) if game.heli_all else [m for m in submasks(here) if m >> seat & 1]
             existing = game.board.existing()
-            found += [code(HELI_OPTION, h, m, d) for h in holders for m in groups for d in existing]
+            found += [code(LIFT, h, m, d) for h in holders for m in groups for d in existing]
     return found

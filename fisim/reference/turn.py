@@ -10,9 +10,7 @@ from fisim.rules.constants import (DROWNED, FLOOD_COUNT, FOOLS_LANDING, HELI,
 from fisim.rules.events import (EV_CHOICE, EV_DRAW, EV_DROWN, EV_FLOOD, EV_FLOOD_ON_TOP,
                                 EV_FLOOD_RESHUFFLE, EV_LOSE, EV_SINK, EV_TREASURE_RESHUFFLE, EV_TURN,
                                 EV_WATERS_RISE, EV_WIN)
-from fisim.rules.options import ACTION, DISCARD, END, GIVE, PASS, SWIM, WINDOW
-from fisim.rules.options import HELI as HELI_OPTION
-from fisim.rules.options import SAND as SAND_OPTION
+from fisim.rules.options import (ACTION, DISCARD, END, GIVE, LIFT, PASS, SANDBAG, SWIM, WINDOW, unpack)
 from fisim.rules.rng import FLOOD, TREASURE
 
 from fisim.reference import legal
@@ -72,10 +70,10 @@ def decide(game, kind, seat, sunk=-1):
 
 def carry_out(game, kind, seat, c):
     """Log the choice (never PASS) and apply it. A special card's CHOICE names its holder."""
-    t = c >> 24
+    t, holder = unpack(c)[:2]
     if t == PASS:
         return
-    actor = (c >> 16) & 0xFF if t in (HELI_OPTION, SAND_OPTION) else seat
+    actor = holder if t in (LIFT, SANDBAG) else seat
     game.log(EV_CHOICE, kind, actor, c)
     apply_option(game, seat, c)
 
@@ -88,14 +86,14 @@ def action_phase(game):
         check_win(game)
         c = decide(game, ACTION, game.active)
         carry_out(game, ACTION, game.active, c)
-        t = c >> 24
+        t, _, receiver, _ = unpack(c)
         if t == END:
             return
-        if t in (HELI_OPTION, SAND_OPTION):
+        if t in (LIFT, SANDBAG):
             continue
         game.actions_left -= 1
         if t == GIVE:                                   # R-HAND: the receiver discards at once
-            hand_limit(game, (c >> 8) & 0xFF)
+            hand_limit(game, receiver)
     check_win(game)                                     # R-WIN: the last action may complete it
 
 
@@ -106,7 +104,7 @@ def window(game):
     while True:
         check_win(game)
         c = decide(game, WINDOW, game.active)
-        if c >> 24 == PASS:
+        if unpack(c)[0] == PASS:
             return
         carry_out(game, WINDOW, game.active, c)
 
@@ -205,7 +203,7 @@ def sink(game, cell):
         if game.players[seat].cell != cell:             # already lifted away
             continue
         c = decide(game, SWIM, seat, cell)
-        if c >> 24 == PASS:                             # R-SWIM-3: nobody lifts it
+        if unpack(c)[0] == PASS:                        # R-SWIM-3: nobody lifts it
             game.log(EV_DROWN, seat)
             lose(game, DROWNED)
         carry_out(game, SWIM, seat, c)
@@ -213,7 +211,7 @@ def sink(game, cell):
 
 def cannot_escape(game, seat, cell):
     """No swim destination and no Helicopter Lift that could carry the pawn (R-SWIM-3)."""
-    return all(c >> 24 == PASS for c in legal.swim_options(game, seat, cell))
+    return all(unpack(c)[0] == PASS for c in legal.swim_options(game, seat, cell))
 
 
 def seats_from(game, seat):

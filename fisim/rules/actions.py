@@ -8,13 +8,9 @@ in ascending code order.
 from numba import njit
 
 from fisim.rules.config import C_HELI_ALL, C_NAV_PLAIN, C_NO_HELI_RESCUE, C_SWIM000
-from fisim.rules.constants import (DIVER, ENGINEER, EXPLORER, HELI, MESSENGER, N_HAND_KINDS,
+from fisim.rules.constants import (ALL_TREASURES_MASK, DIVER, ENGINEER, EXPLORER, HELI, MESSENGER, N_HAND_KINDS,
                                    N_TREASURES, NAVIGATOR, PILOT, SAND)
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, MOVE, NAV,
-                                 PASS, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code, field1, field2,
-                                 field3, otype)
-from fisim.rules.options import HELI as O_HELI
-from fisim.rules.options import SAND as O_SAND
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code, field1, field2, field3, otype)
 from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER, P_DECISION,
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
                                P_SUNK_CELL, P_TDISC, P_TILE_AT, diag, hand_at, low_bit, orth)
@@ -98,7 +94,7 @@ def swim_reach(pub, seat, sunk):
 @njit(inline="always")
 def win_available(pub, fools_cell):
     """R-WIN: all treasures captured, every pawn on Fools' Landing, a Helicopter Lift in hand."""
-    if pub[P_CAPTURED] != 15 or not (pub[P_EXISTS] >> fools_cell) & 1:
+    if pub[P_CAPTURED] != ALL_TREASURES_MASK or not (pub[P_EXISTS] >> fools_cell) & 1:
         return False
     for s in range(pub[P_PLAYERS]):
         if pub[P_POS + s] != fools_cell:
@@ -140,7 +136,7 @@ def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
         if rescue_seat >= 0 and (src != sunk or not (m >> rescue_seat) & 1):
             continue
         dests = exists & ~(1 << src)
-        base = code(O_HELI, holder, m)
+        base = code(LIFT, holder, m)
         while dests:
             opts[n] = base | low_bit(dests)
             n += 1
@@ -157,7 +153,7 @@ def _add_specials(pub, opts, n, only_seat):
             n = _add_heli(pub, opts, n, h, -1, -1)
     for h in range(players):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, SAND)] > 0:
-            n = _add_cells(opts, n, O_SAND, h, pub[P_FLOODED], True)
+            n = _add_cells(opts, n, SANDBAG, h, pub[P_FLOODED], True)
     return n
 
 
@@ -251,7 +247,7 @@ def _add_heli_rescues(pub, opts, n, seat, sunk):
 def actor_of(pub, c):
     """The seat that acts when option c is applied: a special card's holder, else the decider."""
     t = otype(c)
-    if t == O_HELI or t == O_SAND:
+    if t == LIFT or t == SANDBAG:
         return field1(c)
     return pub[P_DECIDER]
 
@@ -260,7 +256,7 @@ def actor_of(pub, c):
 def apply_special(pub, c):
     """R-SPECIAL-HELI / R-SPECIAL-SAND: play the card and put it on the treasure discard."""
     h = field1(c)
-    if otype(c) == O_HELI:
+    if otype(c) == LIFT:
         pub[hand_at(h, HELI)] -= 1
         pub[P_TDISC + HELI] += 1
         m = field2(c)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fisim.rules.constants import FLOOD_COUNT, LEVELS, MAX_PLAYERS, ROLE_NAMES
+from fisim.rules.constants import FLOOD_COUNT, LEVELS, MAX_PLAYERS, ROLE_NAMES, SKULL
+from fisim.rules.schema import Layout
 
 # The rule switches of RULES.md, each off in the official rules.
 SWITCHES = {
@@ -20,13 +21,21 @@ SWITCHES = {
 }
 RULES_VERSION = 1   # bump whenever the engine's behaviour changes
 
-# Offsets of the engine's int32 config array.
-C_PLAYERS, C_LEVEL, C_ACTIONS, C_DRAWS, C_HAND_LIMIT = 0, 1, 2, 3, 4
-C_NAV_PLAIN, C_HELI_ALL, C_SWIM000, C_NO_HELI_RESCUE = 5, 6, 7, 8
-C_FIRST = 9          # fixed first seat, or -1 for random
-C_TEAM = 10          # 4 slots: fixed role per seat, or -1 for a random team
-C_FLOODS = 14        # 10 slots: flood cards drawn at water levels 0..9
-C_SIZE = 24
+# The engine's int32 config array.
+CONFIG = Layout("config")
+C_PLAYERS = CONFIG.add("C_PLAYERS", 1, "number of players")
+C_LEVEL = CONFIG.add("C_LEVEL", 1, "starting water level")
+C_ACTIONS = CONFIG.add("C_ACTIONS", 1, "actions per turn")
+C_DRAWS = CONFIG.add("C_DRAWS", 1, "treasure cards drawn per turn")
+C_HAND_LIMIT = CONFIG.add("C_HAND_LIMIT", 1, "hand limit")
+C_NAV_PLAIN = CONFIG.add("C_NAV_PLAIN", 1, "switch navigator-plain")
+C_HELI_ALL = CONFIG.add("C_HELI_ALL", 1, "switch heli-all")
+C_SWIM000 = CONFIG.add("C_SWIM000", 1, "switch swim-seed000")
+C_NO_HELI_RESCUE = CONFIG.add("C_NO_HELI_RESCUE", 1, "switch no-heli-rescue")
+C_FIRST = CONFIG.add("C_FIRST", 1, "fixed first seat, or -1 for random")
+C_TEAM = CONFIG.add("C_TEAM", MAX_PLAYERS, "fixed role per seat, or -1 for a random team")
+C_FLOODS = CONFIG.add("C_FLOODS", SKULL, "flood cards drawn at water levels 0..9")
+C_SIZE = CONFIG.close(globals()).size
 
 
 class ConfigError(ValueError):
@@ -132,5 +141,5 @@ class GameConfig:
         if self.team is not None:
             for i, r in enumerate(self.team):
                 a[C_TEAM + i] = ROLE_NAMES.index(r)
-        a[C_FLOODS:C_FLOODS + 10] = FLOOD_COUNT
+        a[C_FLOODS:C_FLOODS + SKULL] = FLOOD_COUNT
         return a

@@ -47,6 +47,7 @@ SKULL = 10
 LEVELS = {"novice": 1, "normal": 2, "elite": 3, "legendary": 4}
 
 MAX_PLAYERS = 4
+INITIAL_FLOODS = 6   # R-SETUP-2: tiles flooded before the first turn
 
 # R-LOSE: the four ways to lose, as bits of a conditions mask; R-LOSE-CAUSE fixes the
 # primary cause's priority, which is the order of this tuple.

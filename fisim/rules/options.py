@@ -1,11 +1,12 @@
 """Decision points and the integer encoding of options (the policy hook's vocabulary).
 
 At every decision point the engine lists the legal options as int32 codes in ascending order
-and a policy returns the index of one. A code is
+and a policy returns the index of one. A code packs an option type and three 8-bit fields,
 
     type << 24 | f1 << 16 | f2 << 8 | f3
 
-with the fields per type given below. Both implementations of the rules (the engine and the
+with the fields per type given below; `code` packs and `otype`, `field1..3` and `unpack` read
+it, here only: the engine, the reference implementation and the policies all use these. Both implementations of the rules (the engine and the
 reference) must produce exactly the same sorted code lists; that is what the differential tests
 compare. Cells are layout cell numbers; seats are 0..players-1; kinds are card kinds.
 """
@@ -29,8 +30,8 @@ SHORE = 6      # cell
 SHORE2 = 7     # cell a   cell b (a < b)            (Engineer)
 GIVE = 8       # kind     to seat
 CAPTURE = 9    # treasure
-HELI = 10      # holder   seat mask  dest cell      (Helicopter Lift, not an action)
-SAND = 11      # holder   cell                      (Sandbags, not an action)
+LIFT = 10      # holder   seat mask  dest cell      (play a Helicopter Lift card; not an action)
+SANDBAG = 11   # holder   cell                      (play a Sandbags card; not an action)
 DROP = 12      # kind                               (hand-limit discard)
 SWIM_TO = 13   # dest cell
 TYPE_NAMES = ("end", "pass", "move", "fly", "dive", "nav", "shore", "shore2", "give",
@@ -40,32 +41,42 @@ ACTION_TYPES = (MOVE, FLY, DIVE, NAV, SHORE, SHORE2, GIVE, CAPTURE)   # each cos
 MAX_OPTIONS = 2048
 
 
+TYPE_SHIFT, F1_SHIFT, F2_SHIFT = 24, 16, 8
+FIELD_MASK = 0xFF
+
+
 @njit(inline="always")
 def code(kind, f1=0, f2=0, f3=0):
-    return (kind << 24) | (f1 << 16) | (f2 << 8) | f3
+    return (kind << TYPE_SHIFT) | (f1 << F1_SHIFT) | (f2 << F2_SHIFT) | f3
 
 
 @njit(inline="always")
 def otype(c):
-    return c >> 24
+    return c >> TYPE_SHIFT
 
 
 @njit(inline="always")
 def field1(c):
-    return (c >> 16) & 0xFF
+    return (c >> F1_SHIFT) & FIELD_MASK
 
 
 @njit(inline="always")
 def field2(c):
-    return (c >> 8) & 0xFF
+    return (c >> F2_SHIFT) & FIELD_MASK
 
 
 @njit(inline="always")
 def field3(c):
-    return c & 0xFF
+    return c & FIELD_MASK
+
+
+def unpack(c):
+    """(type, f1, f2, f3) of an option code, as Python ints (the reference, tests, transcripts)."""
+    c = int(c)
+    return c >> TYPE_SHIFT, (c >> F1_SHIFT) & FIELD_MASK, (c >> F2_SHIFT) & FIELD_MASK, c & FIELD_MASK
 
 
 def decode(c):
     """(type name, f1, f2, f3) of an option code, for tests and transcripts."""
-    c = int(c)
-    return TYPE_NAMES[c >> 24], (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF
+    t, f1, f2, f3 = unpack(c)
+    return TYPE_NAMES[t], f1, f2, f3

@@ -3,7 +3,7 @@ from numba import njit
 
 from fisim.rules import events as ev
 from fisim.rules.config import C_FIRST, C_LEVEL, C_PLAYERS, C_TEAM
-from fisim.rules.constants import (DECK_COUNTS, MAX_PLAYERS, N_KINDS, N_ROLES, N_TILES,
+from fisim.rules.constants import (DECK_COUNTS, INITIAL_FLOODS, MAX_PLAYERS, N_KINDS, N_ROLES, N_TILES,
                                    START_TILE, WATERS_RISE)
 from fisim.rules.rng import FIRST, FLOOD, PLACEMENT, TEAM, TREASURE, init_streams, randbelow, shuffle
 from fisim.rules.events import log_event
@@ -55,7 +55,7 @@ def setup_game(g, rng, seed):
         g[H_FPILE + t] = t
     shuffle(g[H_FPILE:H_FPILE + N_TILES], N_TILES, rng[FLOOD:FLOOD + 1])
     n = N_TILES
-    for _ in range(6):
+    for _ in range(INITIAL_FLOODS):
         n -= 1
         t = g[H_FPILE + n]
         c = g[P_CELL_OF + t]

@@ -1,4 +1,5 @@
-"""The fixed-size game record: one int32 array per game, with named offsets.
+"""The fixed-size game record: one int32 array per game, its fields declared in order below
+(fisim.rules.schema derives and checks every offset), and the layout of a game's result row.
 
 `g[:P_SIZE]` is `pub`, everything a player may see (R-INFO): the island's geometry and the rules
 in force, the board, pawns, hands, discards, the sizes and contents (as counts) of the draw
@@ -17,63 +18,97 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
-from fisim.rules.constants import N_HAND_KINDS, N_TILES
+from fisim.rules.config import C_SIZE
+from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURE_CARDS
+from fisim.rules.options import MAX_OPTIONS
+from fisim.rules.schema import ACTION, SCRATCH, SETUP, Layout
+
+MEM_SIZE = 64           # ints of policy memory per game
 
 # --- pub: geometry and rules (fixed for a game) ---
-P_GEO = 0                # 24 x 2: per cell, bitmask of orthogonal, then of diagonal, neighbours
-P_CFG = 48               # the config array (fisim.rules.config C_*)
+PUB = Layout("pub")
+P_GEO = PUB.add("P_GEO", 2 * N_TILES, "per cell: bitmask of its orthogonal, then of its diagonal, "
+                "neighbours", SETUP)
+P_CFG = PUB.add("P_CFG", C_SIZE, "the config array (fisim.rules.config C_*)", SETUP)
 # --- pub: the game ---
-P_TILE_AT = 72           # 24: tile id on each cell (fixed for a game)
-P_CELL_OF = 96           # 24: cell of each tile id
-P_EXISTS = 120           # cells whose tile has not sunk
-P_FLOODED = 121          # cells whose tile is flooded
-P_PLAYERS = 122
-P_ROLE = 123             # 4: role per seat (-1 for an empty seat)
-P_POS = 127              # 4: cell per seat
-P_HAND = 131             # 4 x 6: cards per seat and kind
-P_CAPTURED = 155         # bitmask of captured treasures
-P_LEVEL = 156            # water level 1..10
-P_TDRAW_N = 157          # cards in the treasure draw pile
-P_TDRAW_COUNT = 158      # 7: of which per kind
-P_TDISC = 165            # 7: treasure discard per kind
-P_FDRAW_N = 172          # cards in the flood draw pile
-P_FDISC = 173            # bitmask of tile ids in the flood discard
-P_FLAYER = 174           # 24 per tile id: for a card in the flood draw pile, the number of the
-                         # Waters Rise! that put it on top (0: unknown); higher layers lie above
-P_LAYER_TOP = 198        # the newest such number
-P_TURN = 199             # player turns begun
-P_ACTIVE = 200
-P_ACTIONS_LEFT = 201
-P_FLIGHT_USED = 202
-P_DECISION = 203         # decision kind being asked (fisim.rules.options)
-P_DECIDER = 204          # seat deciding: active (action, window), discarding player, swimmer
-P_SUNK_CELL = 205        # the cell that sank (swim decisions)
-P_STATUS = 206           # PLAYING, WON, LOST, ERROR
-P_CONDITIONS = 207       # loss conditions mask (fisim.rules.constants)
-P_CAUSE = 208            # primary cause bit
-P_SUNK_COUNT = 209
-P_FIRST = 210
-P_ERROR = 211            # 1 + decision kind at which the policy chose an illegal index
-P_SIZE = 212
+P_TILE_AT = PUB.add("P_TILE_AT", N_TILES, "tile id on each cell", SETUP)
+P_CELL_OF = PUB.add("P_CELL_OF", N_TILES, "cell of each tile id", SETUP)
+P_EXISTS = PUB.add("P_EXISTS", 1, "bitmask of the cells whose tile has not sunk")
+P_FLOODED = PUB.add("P_FLOODED", 1, "bitmask of the cells whose tile is flooded", ACTION)
+P_PLAYERS = PUB.add("P_PLAYERS", 1, "number of players", SETUP)
+P_ROLE = PUB.add("P_ROLE", MAX_PLAYERS, "role per seat (-1: empty seat)", SETUP)
+P_POS = PUB.add("P_POS", MAX_PLAYERS, "cell per seat", ACTION)
+P_HAND = PUB.add("P_HAND", MAX_PLAYERS * N_HAND_KINDS, "cards per seat and kind (hand_at)", ACTION)
+P_CAPTURED = PUB.add("P_CAPTURED", 1, "bitmask of the captured treasures", ACTION)
+P_LEVEL = PUB.add("P_LEVEL", 1, "water level 1..10")
+P_TDRAW_N = PUB.add("P_TDRAW_N", 1, "cards in the treasure draw pile")
+P_TDRAW_COUNT = PUB.add("P_TDRAW_COUNT", N_KINDS, "of which per kind")
+P_TDISC = PUB.add("P_TDISC", N_KINDS, "treasure discard pile, per kind", ACTION)
+P_FDRAW_N = PUB.add("P_FDRAW_N", 1, "cards in the flood draw pile")
+P_FDISC = PUB.add("P_FDISC", 1, "bitmask of the tile ids in the flood discard pile")
+P_FLAYER = PUB.add("P_FLAYER", N_TILES, "per tile id, for a card in the flood draw pile: the number "
+                   "of the Waters Rise! that put it on top (0: unknown); higher layers lie above")
+P_LAYER_TOP = PUB.add("P_LAYER_TOP", 1, "the newest such number")
+P_TURN = PUB.add("P_TURN", 1, "player turns begun")
+P_ACTIVE = PUB.add("P_ACTIVE", 1, "seat of the active player")
+P_ACTIONS_LEFT = PUB.add("P_ACTIONS_LEFT", 1, "actions left in this action phase", ACTION)
+P_FLIGHT_USED = PUB.add("P_FLIGHT_USED", 1, "1 once the Pilot has flown this turn", ACTION)
+P_DECISION = PUB.add("P_DECISION", 1, "decision kind being asked (fisim.rules.options)")
+P_DECIDER = PUB.add("P_DECIDER", 1, "seat deciding: the active one (action, window), the "
+                    "discarding player, the swimmer")
+P_SUNK_CELL = PUB.add("P_SUNK_CELL", 1, "the cell that sank (swim decisions)")
+P_STATUS = PUB.add("P_STATUS", 1, "PLAYING, WON, LOST or ERROR")
+P_CONDITIONS = PUB.add("P_CONDITIONS", 1, "loss conditions mask (fisim.rules.constants)")
+P_CAUSE = PUB.add("P_CAUSE", 1, "primary cause bit")
+P_SUNK_COUNT = PUB.add("P_SUNK_COUNT", 1, "tiles sunk")
+P_FIRST = PUB.add("P_FIRST", 1, "seat of the first player", SETUP)
+P_ERROR = PUB.add("P_ERROR", 1, "1 + decision kind at which the policy chose an illegal index")
+P_SIZE = PUB.close(globals()).size
 
 PLAYING, WON, LOST, ERROR = 0, 1, 2, 3
+LOOKAHEAD_RANGES = PUB.ranges(ACTION)   # what `restore` copies back into a lookahead copy
 
-# --- after pub ---
-H_TPILE = P_SIZE         # 28 treasure-card kinds, the last on top (hidden)
-H_FPILE = H_TPILE + 28   # 24 flood-card tile ids, the last on top (hidden)
-X_LOG_CAP = H_FPILE + 24  # room for the transcript, in ints (0: none)
-X_DECLOG = X_LOG_CAP + 1  # offset of the decision record (0: none)
-MEM = X_DECLOG + 1       # the policy's per-game memory
-MEM_SIZE = 64
-OPTS = MEM + MEM_SIZE    # the options of the current decision
-MAX_OPTIONS = 2048
-PUB_COPY = OPTS + MAX_OPTIONS  # the copy of pub a policy is given: it cannot change the game,
-                               # and what lies beyond it is public (the transcript)
-LOG = PUB_COPY + P_SIZE   # the transcript: g[LOG] ints used, then rows of 4 (fisim.rules.events)
-# After the transcript's room comes the decision record: ints used, then per decision the kind,
-# the seat, n, the n options and the chosen index.
+# --- the whole game array: pub, then what only the engine reads ---
+GAME = Layout("game array", start=P_SIZE)
+H_TPILE = GAME.add("H_TPILE", N_TREASURE_CARDS, "treasure draw pile, kinds, the last on top (hidden)")
+H_FPILE = GAME.add("H_FPILE", N_TILES, "flood draw pile, tile ids, the last on top (hidden)")
+X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)", SETUP)
+X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)
+MEM = GAME.add("MEM", MEM_SIZE, "the policy's per-game memory, zeroed at setup", SCRATCH)
+OPTS = GAME.add("OPTS", MAX_OPTIONS, "the options of the current decision", SCRATCH)
+PUB_COPY = GAME.add("PUB_COPY", P_SIZE, "the copy of pub a policy is given: it cannot change the "
+                    "game, and what lies beyond it is public (the transcript)", SCRATCH)
+LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.events) follow, then "
+               "the decision record: ints used, then per decision the kind, the seat, n, the n "
+               "options and the chosen index")
+GAME.close(globals())
+
+# --- a game's result row ---
+RESULT = Layout("result row")
+R_STATUS = RESULT.add("R_STATUS", 1, "PLAYING, WON, LOST or ERROR")
+R_CAUSE = RESULT.add("R_CAUSE", 1, "primary loss cause bit (0: won)")
+R_CONDITIONS = RESULT.add("R_CONDITIONS", 1, "loss conditions mask")
+R_TURNS = RESULT.add("R_TURNS", 1, "player turns begun, the last included")
+R_LEVEL = RESULT.add("R_LEVEL", 1, "final water level")
+R_CAPTURED = RESULT.add("R_CAPTURED", 1, "treasures captured")
+R_SUNK = RESULT.add("R_SUNK", 1, "tiles sunk")
+R_FIRST = RESULT.add("R_FIRST", 1, "seat of the first player")
+R_ROLE = RESULT.add("R_ROLE", MAX_PLAYERS, "role per seat (-1: empty seat)")
+R_ERROR = RESULT.add("R_ERROR", 1, "1 + decision kind of an illegal choice (0: none)")
+R_SIZE = RESULT.close(globals()).size
 
 ALL_CELLS = (1 << N_TILES) - 1
+
+
+def dump(g, scratch=False):
+    """A readable {field: value} of a game array (pub's fields, then the engine's; the policy's
+    memory, the options and pub's copy only with `scratch`), for tests and debugging."""
+    out = {**PUB.dump(g), **GAME.dump(g)}
+    if not scratch:
+        for f in GAME.fields:
+            if f.changes == SCRATCH:
+                del out[f.name]
+    return out
 
 
 def new_game_array(geometry, config, log_ints=0, declog_ints=0):
@@ -101,6 +136,15 @@ def orth(pub, cell):
 @njit(inline="always")
 def diag(pub, cell):
     return pub[P_GEO + 2 * cell + 1]
+
+
+@njit(inline="always")
+def restore(sp, pub):
+    """Put back into the lookahead copy `sp` every field an action or special card changes
+    (the fields declared ACTION), from `pub`."""
+    for r in range(LOOKAHEAD_RANGES.shape[0]):
+        for i in range(LOOKAHEAD_RANGES[r, 0], LOOKAHEAD_RANGES[r, 1]):
+            sp[i] = pub[i]
 
 
 @njit

@@ -10,12 +10,10 @@ from fisim.rules import events as ev
 from fisim.rules.actions import (actor_of, apply_action, apply_special, list_options, swim_reach,
                                  win_available)
 from fisim.rules.config import C_ACTIONS, C_DRAWS, C_FLOODS, C_HAND_LIMIT, C_NO_HELI_RESCUE
-from fisim.rules.constants import (DROWNED, FOOLS_LANDING, HELI, LANDING_SUNK, N_KINDS,
+from fisim.rules.constants import (DROWNED, FOOLS_LANDING, HELI, LANDING_SUNK, MAX_PLAYERS, N_KINDS,
                                    N_TREASURES, SAND, SKULL, SKULL_REACHED, TREASURE_LOST,
                                    WATERS_RISE)
-from fisim.rules.options import ACTION, DISCARD, DROP, END, PASS, SWIM, WINDOW, field1, otype
-from fisim.rules.options import HELI as O_HELI
-from fisim.rules.options import SAND as O_SAND
+from fisim.rules.options import (ACTION, DISCARD, DROP, END, LIFT, PASS, SANDBAG, SWIM, WINDOW, field1, otype)
 from fisim.rules.rng import FLOOD, POLICY, TREASURE, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.events import log_event
@@ -25,16 +23,13 @@ from fisim.rules.state import (ERROR, H_FPILE, H_TPILE, LOST, MEM, MEM_SIZE, OPT
                                P_FIRST, P_FLAYER, P_FLIGHT_USED, P_FLOODED, P_LAYER_TOP, P_LEVEL,
                                P_PLAYERS, P_POS, P_ROLE, P_SIZE, P_STATUS, P_SUNK_CELL,
                                P_SUNK_COUNT, P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN,
-                               PLAYING, PUB_COPY, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount)
+                               PLAYING, PUB_COPY, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR,
+                               R_FIRST, R_LEVEL, R_ROLE, R_STATUS, R_SUNK, R_TURNS, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount)
 
 MAX_TURNS = 10_000
 
 decide = None   # bound per policy by fisim.engine.specialise
 
-# Columns of a game's result row.
-R_STATUS, R_CAUSE, R_CONDITIONS, R_TURNS, R_LEVEL, R_CAPTURED, R_SUNK, R_FIRST, R_ROLE, R_ERROR = (
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 12)
-R_SIZE = 13
 
 
 def ask(g, rng, kind, decider):
@@ -142,7 +137,7 @@ def action_phase(g, rng):
         if c < 0:
             return
         t = otype(c)
-        if t == O_HELI or t == O_SAND:
+        if t == LIFT or t == SANDBAG:
             play_special(g, ACTION, c)
             continue
         log_event(g, ev.EV_CHOICE, ACTION, g[P_ACTIVE], c)
@@ -273,7 +268,7 @@ def sink(g, rng, cell):
             log_event(g, ev.EV_DROWN, s, 0, 0)
             lose(g, DROWNED)
             return
-        if otype(c) == O_HELI:
+        if otype(c) == LIFT:
             play_special(g, SWIM, c)
         else:
             log_event(g, ev.EV_CHOICE, SWIM, s, c)
@@ -342,7 +337,7 @@ def result_row(g, out):
     out[R_CAPTURED] = popcount(g[P_CAPTURED])
     out[R_SUNK] = g[P_SUNK_COUNT]
     out[R_FIRST] = g[P_FIRST]
-    for s in range(4):
+    for s in range(MAX_PLAYERS):
         out[R_ROLE + s] = g[P_ROLE + s]
     out[R_ERROR] = g[P_ERROR]
 

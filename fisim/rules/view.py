@@ -1,0 +1,204 @@
+"""What a policy reads, by name: jitted accessors over the public record `pub` (R-INFO).
+
+A policy's `decide(pub, options, n, mem, rng)` may use these instead of the raw offsets of
+fisim.rules.state; each is inlined, so they cost nothing over the offsets. Cells are layout cells
+0..23, seats 0..players-1, tiles, treasures and card kinds the ids of fisim.rules.constants.
+Option codes are read with fisim.rules.options (`otype`, `field1..3`, the type constants).
+"""
+from numba import njit
+
+from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
+from fisim.rules.constants import FOOLS_LANDING, SKULL
+from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_CELL_OF, P_CFG, P_DECIDER,
+                               P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N, P_FLAYER, P_FLIGHT_USED,
+                               P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE, P_SUNK_CELL,
+                               P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN, diag,
+                               hand_at, hand_size, orth)
+
+DRY, FLOODED, SUNK = 0, 1, 2      # tile_status
+
+
+# --- the decision being asked ---
+
+@njit(inline="always")
+def decision(pub):
+    """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM)."""
+    return pub[P_DECISION]
+
+
+@njit(inline="always")
+def decider(pub):
+    """The seat deciding: the active player, the discarding player or the swimmer."""
+    return pub[P_DECIDER]
+
+
+@njit(inline="always")
+def sunk_cell(pub):
+    """At a SWIM decision, the cell that sank under the swimmer."""
+    return pub[P_SUNK_CELL]
+
+
+# --- players and their hands ---
+
+@njit(inline="always")
+def players(pub):
+    return pub[P_PLAYERS]
+
+
+@njit(inline="always")
+def active(pub):
+    """The seat whose turn it is."""
+    return pub[P_ACTIVE]
+
+
+@njit(inline="always")
+def actions_left(pub):
+    return pub[P_ACTIONS_LEFT]
+
+
+@njit(inline="always")
+def flight_used(pub):
+    """True once the Pilot has flown this turn (R-ROLE-PILOT)."""
+    return pub[P_FLIGHT_USED] != 0
+
+
+@njit(inline="always")
+def turn(pub):
+    """Player turns begun so far."""
+    return pub[P_TURN]
+
+
+@njit(inline="always")
+def role(pub, seat):
+    """The adventurer of a seat (fisim.rules.constants DIVER..PILOT)."""
+    return pub[P_ROLE + seat]
+
+
+@njit(inline="always")
+def position(pub, seat):
+    """The cell a seat's pawn stands on."""
+    return pub[P_POS + seat]
+
+
+@njit(inline="always")
+def cards(pub, seat, kind):
+    """How many cards of a kind (treasures 0..3, HELI, SAND) a seat holds."""
+    return pub[hand_at(seat, kind)]
+
+
+@njit(inline="always")
+def cards_in_hand(pub, seat):
+    return hand_size(pub, seat)
+
+
+@njit(inline="always")
+def hand_limit(pub):
+    return pub[P_CFG + C_HAND_LIMIT]
+
+
+# --- the island ---
+
+@njit(inline="always")
+def tile_at(pub, cell):
+    """The tile id on a cell (fixed for a game)."""
+    return pub[P_TILE_AT + cell]
+
+
+@njit(inline="always")
+def cell_of(pub, tile):
+    """The cell of a tile id (fixed for a game)."""
+    return pub[P_CELL_OF + tile]
+
+
+@njit(inline="always")
+def fools_landing(pub):
+    """The cell of Fools' Landing."""
+    return pub[P_CELL_OF + FOOLS_LANDING]
+
+
+@njit(inline="always")
+def tile_status(pub, cell):
+    """DRY, FLOODED or SUNK."""
+    if not (pub[P_EXISTS] >> cell) & 1:
+        return SUNK
+    return FLOODED if (pub[P_FLOODED] >> cell) & 1 else DRY
+
+
+@njit(inline="always")
+def existing_cells(pub):
+    """Bitmask of the cells whose tile has not sunk."""
+    return pub[P_EXISTS]
+
+
+@njit(inline="always")
+def flooded_cells(pub):
+    """Bitmask of the cells whose tile is flooded."""
+    return pub[P_FLOODED]
+
+
+@njit(inline="always")
+def neighbours(pub, cell, diagonal):
+    """Bitmask of a cell's orthogonal island neighbours, with the diagonal ones if asked (sunk
+    cells included: mask with existing_cells)."""
+    m = orth(pub, cell)
+    if diagonal:
+        m |= diag(pub, cell)
+    return m
+
+
+@njit(inline="always")
+def captured(pub, treasure):
+    return (pub[P_CAPTURED] >> treasure) & 1 == 1
+
+
+@njit(inline="always")
+def captured_mask(pub):
+    return pub[P_CAPTURED]
+
+
+# --- the water meter and the piles (their sizes and contents, never their order) ---
+
+@njit(inline="always")
+def water_level(pub):
+    """1..10; 10 is the skull (R-METER)."""
+    return pub[P_LEVEL]
+
+
+@njit(inline="always")
+def flood_draws(pub):
+    """Flood cards drawn at the current water level."""
+    level = pub[P_LEVEL]
+    return pub[P_CFG + C_FLOODS + level] if level < SKULL else 0
+
+
+@njit(inline="always")
+def treasure_pile_size(pub):
+    return pub[P_TDRAW_N]
+
+
+@njit(inline="always")
+def treasure_pile_count(pub, kind):
+    """Cards of a kind (Waters Rise! included) in the treasure draw pile."""
+    return pub[P_TDRAW_COUNT + kind]
+
+
+@njit(inline="always")
+def treasure_discard_count(pub, kind):
+    return pub[P_TDISC + kind]
+
+
+@njit(inline="always")
+def flood_pile_size(pub):
+    return pub[P_FDRAW_N]
+
+
+@njit(inline="always")
+def in_flood_discard(pub, tile):
+    return (pub[P_FDISC] >> tile) & 1 == 1
+
+
+@njit(inline="always")
+def flood_layer(pub, tile):
+    """For a card in the flood draw pile: the number of the Waters Rise! that put it back on top
+    (higher lies above; 0: unknown position) (R-DRAW-WR)."""
+    return pub[P_FLAYER + tile]
