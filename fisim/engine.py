@@ -27,6 +27,7 @@ from fisim.rules import state as st
 from fisim.rules import turn
 from fisim.rules.actions import list_options
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
+from fisim.rules.options import LIFT_DEST, field1
 from fisim.rules.rng import N_STREAMS, init_streams
 from fisim.rules.state import R_SIZE
 
@@ -60,9 +61,9 @@ def run_phase(g, rng, phase, arg):
     _run_phase(g, rng, phase, arg)
 '''
 _runners = {}
-# kept as functions when the rest is inlined: the entry points, and `ask` (which calls the policy:
-# inlined at its six call sites it costs a quarter more compile time and memory, for no speed)
-_NOT_INLINED = ("run_block", "record_game", "run_phase", "ask")
+# kept as functions when the rest is inlined: the entry points, and `choose` (which calls the
+# policy: inlined at its call sites it costs a quarter more compile time and memory, for no speed)
+_NOT_INLINED = ("run_block", "record_game", "run_phase", "choose")
 
 
 def specialise(decide, name, inline):
@@ -277,6 +278,18 @@ class EngineGame:
     def legal_options(self):
         n = list_options(self.g, self.g, st.OPTS)
         return [int(x) for x in self.g[st.OPTS:st.OPTS + n]]
+
+    def lift_options(self, lift):
+        """The LIFT_TO options of the destination decision that follows choosing `lift` (a LIFT
+        option of the current decision)."""
+        g = self.g
+        saved = g[st.P_DECISION], g[st.P_DECIDER]
+        g[st.P_DECISION], g[st.P_DECIDER], g[st.P_LIFT] = LIFT_DEST, field1(lift), lift
+        try:
+            return self.legal_options()
+        finally:
+            g[st.P_DECISION], g[st.P_DECIDER] = saved
+            g[st.P_LIFT] = 0
 
     def run(self, phase, policy, arg=0, script=()):
         """Run a part of a turn (fisim.rules.runner.PHASE_*) with a policy; `script` (option codes)

@@ -25,14 +25,14 @@ rescues a pawn that cannot swim. Discards and swims are scored by the same evalu
 import numpy as np
 from numba import njit
 
-from fisim.rules.actions import apply_action, apply_special, swim_reach
+from fisim.rules.actions import apply_action, apply_special, lift_destinations, swim_reach
 from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DROP, END, LIFT, PASS, SANDBAG, SWIM, SWIM_TO, WINDOW, field1, field2, field3, otype)
+from fisim.rules.options import (ACTION, CAPTURE, DROP, END, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, SWIM_TO, WINDOW, field1, field2, field3, otype)
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
                                P_TILE_AT, hand_at, low_bit, restore)
 from policies.common import (BIG, LOSS, N_CELLS, bitcount, field, fools_cell, hand_limit,
-                             next_card_prob, offers, pile_layers, shore_set, sink_risk,
+                             next_card_prob, offers, pile_layers, index_of, remembered_destination, shore_set, sink_risk,
                              temples_mask, tile_importance)
 
 NAME = "expert"
@@ -298,6 +298,8 @@ def _window(pub, options, n):
 @njit
 def decide(pub, options, n, mem, rng):
     kind = pub[P_DECISION]
+    if kind == LIFT_DEST:
+        return remembered_destination(options, n, mem)
     if kind == WINDOW and bitcount(pub[P_CAPTURED]) < 4:
         return _window(pub, options, n)
     active = pub[P_ACTIVE]
@@ -339,47 +341,68 @@ def decide(pub, options, n, mem, rng):
             field(pub, shore_set(pub, bc, role), role, table[F_SHORE + nshk])
             nshk += 1
     sp = pub.copy()
-    swim = kind == SWIM
-    has_swim = swim and offers(options, n, SWIM_TO)
+    has_swim = kind == SWIM and offers(options, n, SWIM_TO)
     best = 0
+    best_lift = 0
     bv = -1e18
-    decider = pub[P_DECIDER]
     for i in range(n):
         c = options[i]
-        t = otype(c)
-        if t == SANDBAG and kind == ACTION:
-            continue
-        if t == LIFT:
-            if swim:
-                if has_swim:
-                    continue
-            elif kind == WINDOW:
-                if field3(c) != fools_cell(pub):
-                    continue
-            elif not _heli_worth_trying(pub, c):
-                continue
-        if t == PASS and (swim or kind == WINDOW):
-            # drowning is never chosen while anything else is offered; a window's PASS is scored
-            if swim:
-                continue
-        restore(sp, pub)
-        if t == END:
-            sp[P_ACTIONS_LEFT] = 0
-        elif t == LIFT or t == SANDBAG:
-            apply_special(sp, c)
-        elif t == DROP:
-            sp[hand_at(decider, field1(c))] -= 1
-        elif t == SWIM_TO:
-            sp[P_POS + decider] = field1(c)
-        elif t == PASS:
-            pass
-        else:
-            apply_action(sp, c)
-            sp[P_ACTIONS_LEFT] -= 1
-        v = evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials)
-        if t == CAPTURE:
-            v += 1.0
-        if v > bv:
-            bv = v
-            best = i
+        if otype(c) == LIFT:        # scored destination by destination (docs/model.md)
+            dests = lift_destinations(pub, field2(c))
+            while dests:
+                lift = c | low_bit(dests)
+                dests &= dests - 1
+                if _worth_scoring(pub, lift, kind, has_swim):
+                    v = _score(pub, sp, lift, kind, table, have, risk, imp0, shk, nshk)
+                    if v > bv:
+                        bv = v
+                        best = i
+                        best_lift = lift
+        elif _worth_scoring(pub, c, kind, has_swim):
+            v = _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk)
+            if v > bv:
+                bv = v
+                best = i
+    if otype(options[best]) == LIFT:
+        return index_of(options, n, best_lift, mem)
     return best
+
+
+@njit(inline="always")
+def _worth_scoring(pub, c, kind, has_swim):
+    """Whether option c is worth an evaluation: not a Sandbags as an action (windows decide those),
+    not a drowning or a lift while the swimmer can swim, and only promising lifts (to Fools' Landing
+    at a window)."""
+    t = otype(c)
+    if t == SANDBAG:
+        return kind != ACTION
+    if t == LIFT:
+        if kind == SWIM:
+            return not has_swim
+        if kind == WINDOW:
+            return field3(c) == fools_cell(pub)
+        return _heli_worth_trying(pub, c)
+    return not (t == PASS and kind == SWIM)     # drowning is never chosen while anything else is offered
+
+
+@njit
+def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk):
+    """The evaluation of the position option c leads to (sp: the lookahead copy)."""
+    t = otype(c)
+    decider = pub[P_DECIDER]
+    restore(sp, pub)
+    if t == END:
+        sp[P_ACTIONS_LEFT] = 0
+    elif t == LIFT or t == SANDBAG:
+        apply_special(sp, c)
+    elif t == DROP:
+        sp[hand_at(decider, field1(c))] -= 1
+    elif t == SWIM_TO:
+        sp[P_POS + decider] = field1(c)
+    elif t != PASS:
+        apply_action(sp, c)
+        sp[P_ACTIONS_LEFT] -= 1
+    v = evaluate(pub, sp, table, have, risk, imp0, shk, nshk, pub[P_ACTIVE], kind == ACTION)
+    if t == CAPTURE:
+        v += 1.0
+    return v

@@ -40,11 +40,11 @@ import numpy as np
 from numba import njit
 
 from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, LIFT, MOVE, NAV, SANDBAG, SHORE, SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, LIFT, LIFT_DEST, MOVE, NAV, SANDBAG, SHORE, SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_TILE_AT,
                                hand_at, hand_size, low_bit)
-from policies.common import (BIG, LOSS, N_CELLS, best_flooded, bitcount, collector, field,
+from policies.common import (BIG, LOSS, MAX_LIFTS, N_CELLS, best_flooded, bitcount, collector, expand_lifts, field, index_of, remembered_destination,
                              fools_cell, hand_limit, next_card_prob, offers, pile_layers,
                              pilot_cap, shore_set, sink_risk, team_count, temples_mask,
                              tile_importance)
@@ -339,7 +339,19 @@ def _swim(pub, options, n):
 
 @njit
 def decide(pub, options, n, mem, rng):
+    """Decided on the one-step list of options (a lift with its destination, expand_lifts)."""
     kind = pub[P_DECISION]
+    if kind == LIFT_DEST:
+        return remembered_destination(options, n, mem)
+    if not offers(options, n, LIFT):
+        return _decide(pub, options, n, kind)
+    full = np.empty(n + MAX_LIFTS, np.int32)
+    m = expand_lifts(pub, options, n, full)
+    return index_of(options, n, full[_decide(pub, full, m, kind)], mem)
+
+
+@njit
+def _decide(pub, options, n, kind):
     if kind == ACTION:
         return _action(pub, options, n)
     if kind == WINDOW:

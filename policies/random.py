@@ -1,10 +1,13 @@
-"""`random`: uniform over the legal options, special cards and ending the phase included."""
+"""`random`: uniform over the legal options, special cards and ending the phase included.
+
+Version 2: a Helicopter Lift is chosen in two steps (docs/model.md), each uniform: first among the
+options (one per card holder and group of pawns), then among its destinations."""
 from numba import njit
 
 from fisim.rules.rng import randbelow
 
 NAME = "random"
-VERSION = 1
+VERSION = 2
 
 
 @njit

@@ -16,7 +16,7 @@ from fisim.rules.events import (EV_CHOICE, EV_DEAL, EV_DEAL_WR, EV_DROWN, EV_FIR
                                 EV_PLACE, EV_SETUP_FLOOD, EV_SINK, EV_TEAM, EV_TURN, EV_WATERS_RISE,
                                 EV_WIN)
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
-from fisim.rules.options import ACTION, DISCARD, PASS, SWIM, WINDOW, decode, otype
+from fisim.rules.options import ACTION, DISCARD, LIFT, LIFT_DEST, PASS, SWIM, WINDOW, code, decode, otype, unpack
 
 # --- reading options ---------------------------------------------------------------------------
 
@@ -28,7 +28,7 @@ def describe(game, c):
     role = lambda seat: ROLE_NAMES[game.players[seat].role]            # noqa: E731
     if name in ("end", "pass"):
         return name
-    if name in ("move", "fly", "dive", "swim", "shore"):
+    if name in ("move", "fly", "dive", "swim", "shore", "lift-to"):
         return f"{name} {tile(f1)}"
     if name == "nav":
         return f"nav {role(f1)} {tile(f2)}"
@@ -47,10 +47,12 @@ def describe(game, c):
 
 
 def options(game, prefix=None):
-    """The legal options of a position as a set of words (only those starting with `prefix`)."""
+    """The legal options of a position as a set of words (only those starting with `prefix`);
+    a Helicopter Lift (chosen in two steps) as each lift it can become, with its destination."""
     found = game.legal_options()
     assert found == sorted(set(found))
-    words = {describe(game, c) for c in found}
+    lifts = [c | unpack(d)[1] for c in found if unpack(c)[0] == LIFT for d in game.lift_options(c)]
+    words = {describe(game, c) for c in [c for c in found if unpack(c)[0] != LIFT] + lifts}
     return {w for w in words if prefix is None or w.split()[0] == prefix}
 
 
@@ -133,6 +135,8 @@ class Checker:
         assert game.legal_options() == found
         d = game.decision
         assert (d.kind, d.seat) == (kind, seat)
+        if kind == LIFT_DEST:       # the state of the decision the lift was chosen at
+            kind = d.lift_from
         check_invariants(game, kind, seat, d.sunk)
         assert game.level >= self.level                      # the water level never falls
         self.level = game.level
@@ -487,11 +491,12 @@ def test_team_may_lift_a_stranded_pawn_or_let_it_drown():
 
     def let_drown(game, kind, seat, found):
         asked.append((kind, seat, len(found)))
-        return found.index(0x01000000) if kind == SWIM else 0
+        return found.index(code(PASS)) if kind == SWIM else 0
 
     g = position("th ~MM ~WT", text)
     g.resume(let_drown)
-    assert (SWIM, 0, 22) in asked and g.result["cause"] == "drowned"
+    assert (SWIM, 0, 2) in asked and g.result["cause"] == "drowned"     # PASS, or the pilot's lift
+    assert not [a for a in asked if a[0] == LIFT_DEST]
     class Stop(Exception):
         pass
 
@@ -500,7 +505,9 @@ def test_team_may_lift_a_stranded_pawn_or_let_it_drown():
     def lift_then_stop(game, kind, seat, found):
         if kind == SWIM:
             swam.append(seat)
-            return len(found) - 1                                   # the last Lift
+            return len(found) - 1                                   # the Lift ...
+        if kind == LIFT_DEST:
+            return len(found) - 1                                   # ... to the last tile
         if swam:
             raise Stop
         return 0                                                    # PASS at windows

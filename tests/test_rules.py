@@ -31,7 +31,9 @@ from fisim.rules.config import SWITCHES, ConfigError, GameConfig
 from fisim.rules.constants import (DECK_COUNTS, FLOOD_COUNT, KIND_NAMES, LEVELS, LOSS_NAMES, N_KINDS,
                                    ROLE_NAMES, SKULL, START_TILE, TILE_NAMES, TREASURE_NAMES)
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, builtin_layout, load_layout, parse_layout
-from fisim.rules.options import (CAPTURE, DECISION_NAMES, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM_TO, code, decode)
+from fisim.rules.options import (CAPTURE, DECISION_NAMES, LIFT_DEST, DIVE, DROP, END, FLY, GIVE, LIFT, LIFT_TO, MOVE, NAV, PASS,
+                                 SANDBAG, SHORE, SHORE2, SWIM_TO, code, decode, field1, field2, field3,
+                                 otype)
 from fisim.rules.rng import game_seed
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
 from policies import load_policy
@@ -122,12 +124,14 @@ def _seat_of(p, role):
     return p.roles.index(ROLE_NAMES.index(role))
 
 
-def describe(p, c):
-    """An option code as words: 'move FL', 'nav diver FL', 'heli pilot diver+pilot FL', 'discard wind'."""
+def describe(p, c, offered=False):
+    """An option code as words: 'move FL', 'nav diver FL', 'heli pilot diver+pilot FL', 'discard wind';
+    `offered`: as a decision lists it (a Helicopter Lift without its destination, which is the
+    LIFT_DEST decision's 'lift-to FL')."""
     name, f1, f2, f3 = decode(c)
     if name in ("end", "pass"):
         return name
-    if name in ("move", "fly", "dive", "swim", "shore"):
+    if name in ("move", "fly", "dive", "swim", "shore", "lift-to"):
         return f"{name} {_tile_of(p, f1)}"
     if name == "nav":
         return f"nav {_role_of(p, f1)} {_tile_of(p, f2)}"
@@ -139,7 +143,7 @@ def describe(p, c):
         return f"{name} {CARD_CODES[f1]}"
     if name == "heli":
         pawns = "+".join(_role_of(p, s) for s in range(len(p.roles)) if f2 >> s & 1)
-        return f"heli {_role_of(p, f1)} {pawns} {_tile_of(p, f3)}"
+        return f"heli {_role_of(p, f1)} {pawns}" + ("" if offered else f" {_tile_of(p, f3)}")
     if name == "sand":
         return f"sand {_role_of(p, f1)} {_tile_of(p, f2)}"
     raise AssertionError(name)
@@ -176,14 +180,28 @@ def position(text):
 
 
 def legal(p):
-    """The legal options of a position, asserting that the engine and the reference agree."""
-    eng = EngineGame.from_position(p).legal_options()
-    ref = Game.from_position(p).legal_options()
+    """The legal options of a position, asserting that the engine and the reference agree; each
+    Helicopter Lift (chosen in two steps, docs/model.md) as the lifts it can become, LIFT holder
+    seats dest, one per option of its LIFT_DEST decision."""
+    eng_game, ref_game = EngineGame.from_position(p), Game.from_position(p)
+    eng, ref = eng_game.legal_options(), ref_game.legal_options()
+    _agree(p, eng, ref)
+    lifts = []
+    for c in eng:
+        if otype(c) == LIFT:
+            dests = eng_game.lift_options(c)
+            _agree(p, dests, ref_game.lift_options(c))
+            assert dests, "a Helicopter Lift is offered only with somewhere to go"
+            assert all(otype(d) == LIFT_TO for d in dests)
+            lifts += [c | field1(d) for d in dests]
+    return sorted([c for c in eng if otype(c) != LIFT] + lifts)
+
+
+def _agree(p, eng, ref):
     assert eng == ref, ("engine and reference disagree:\n  engine only: "
                         f"{sorted(describe(p, c) for c in set(eng) - set(ref))}\n  reference only: "
                         f"{sorted(describe(p, c) for c in set(ref) - set(eng))}")
     assert eng == sorted(set(eng)), "options must be listed once each, in ascending code order"
-    return eng
 
 
 def options(p, prefix=None):
@@ -318,7 +336,8 @@ def play(p, phase, script=(), sink=None, seed=SEED, after=None):
     _same_state(g, game, p)
     _public_piles_match(g)
     return Run(p, events, story(p, events),
-               [(DECISION_NAMES[k], _role_of(p, s), [describe(p, c) for c in o]) for k, s, o, _ in decisions],
+               [(DECISION_NAMES[k], _role_of(p, s), [describe(p, c, offered=True) for c in o])
+                for k, s, o, _ in decisions],
                g, game)
 
 
@@ -328,9 +347,16 @@ def _reference_run(game, p, phase, codes, sink):
     asked = []
     script = iter(codes)
 
+    lift = []       # a scripted lift, LIFT holder seats dest, answers two decisions
+
     def chooser(g, kind, seat, found):
-        target = next(script, 0)
+        target = lift.pop() if lift else next(script, 0)
         asked.append((kind, seat, tuple(found)))
+        if kind == LIFT_DEST:
+            target = code(LIFT_TO, field3(target))
+        elif otype(target) == LIFT:
+            lift.append(target)
+            target = code(LIFT, field1(target), field2(target))
         if target not in found:
             raise ScriptError(f"reference: {describe(p, target)} not among {[describe(p, c) for c in found]}")
         return found.index(target)

@@ -325,9 +325,9 @@ def test_helicopter_lift_rescues_a_pawn_that_cannot_swim():
     existing tile even if it could not swim; the holder plays it."""
     p = position(island("tm ~DD ~CE") + "messenger@TM:\npilot@FL: heli\nflood draw: CF WT TM\n")
     run = play(p, PHASE_FLOOD, ["pass", "heli pilot messenger FL"])
-    assert run.decisions[1] == ("swim", "messenger", ["pass"] + sorted(
-        (f"heli pilot messenger {t}" for t in ALL_TILES - tiles("TM DD CE")),
-        key=lambda w: p.cell_of(w.split()[-1])))
+    assert run.decisions[1] == ("swim", "messenger", ["pass", "heli pilot messenger"])
+    assert run.decisions[2] == ("lift-dest", "pilot", sorted(     # the lift's destination (docs/model.md)
+        (f"lift-to {t}" for t in ALL_TILES - tiles("TM DD CE")), key=lambda w: p.cell_of(w.split()[-1])))
     assert run.story == ["sink TM", "swim pilot: heli pilot messenger FL", "flood WT"]
     assert run.where("messenger") == "FL" and run.hand("pilot") == {} and run.treasure_discard() == {"heli": 1}
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from fisim.position import SUNK
 from fisim.rules.constants import N_HAND_KINDS, ROLE_NAMES
-from fisim.rules.options import ACTION, ACTION_TYPES, SWIM, unpack
+from fisim.rules.options import ACTION, ACTION_TYPES, LIFT_DEST, SWIM, unpack
 from fisim.rules.rng import N_STREAMS, game_seed, init_streams, randbelow, shuffle
 
 from fisim.reference import legal, turn
@@ -90,8 +90,13 @@ class Game:
 
     def legal_options(self):
         """The sorted option codes of the decision the game is paused at."""
+        return legal.options(self, self.decision)
+
+    def lift_options(self, lift):
+        """The LIFT_TO options of the destination decision that follows choosing `lift` (a LIFT
+        option of the current decision)."""
         d = self.decision
-        return legal.options(self, d.kind, d.seat, d.sunk)
+        return legal.options(self, legal.Decision(LIFT_DEST, unpack(lift)[1], d.sunk, lift, d.kind))
 
     def apply(self, code):
         """Carry out one option of the current decision on the state (not the rest of the turn).

@@ -5,21 +5,25 @@ Codes are packed by fisim.rules.options.code, with the types and fields given th
 from typing import NamedTuple
 
 from fisim.rules.constants import DIVER, ENGINEER, HELI, MESSENGER, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code)
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, LIFT_DEST, LIFT_TO, code, unpack)
 
 from fisim.reference import powers
 
 
 class Decision(NamedTuple):
-    """A decision point: its kind (fisim.rules.options), the deciding seat, the sunk cell (swim)."""
+    """A decision point: its kind (fisim.rules.options), the deciding seat, the sunk cell (swim);
+    for LIFT_DEST, the pending lift (the LIFT option chosen) and the kind it was chosen at."""
 
     kind: int
     seat: int
     sunk: int = -1
+    lift: int = 0
+    lift_from: int = -1
 
 
-def options(game, kind, seat, sunk=-1):
+def options(game, decision):
     """All legal options of a decision, ascending."""
+    kind, seat, sunk, lift, _ = decision
     if kind == ACTION:
         found = action_options(game) + special_options(game, holders=range(len(game.players)))
         found.append(code(END))
@@ -30,6 +34,8 @@ def options(game, kind, seat, sunk=-1):
         found = discard_options(game, seat) + special_options(game, holders=(seat,))
     elif kind == SWIM:
         found = swim_options(game, seat, sunk)
+    elif kind == LIFT_DEST:
+        found = [code(LIFT_TO, d) for d in lift_destinations(game, unpack(lift)[2])]
     else:
         raise ValueError(f"unknown decision kind {kind}")
     return sorted(found)
@@ -70,8 +76,7 @@ def special_options(game, holders):
     found = []
     heli_holders = [h for h in holders if game.players[h].hand[HELI] > 0]
     if heli_holders:
-        lifts = heli_lifts(game)
-        found += [code(LIFT, h, m, d) for h in heli_holders for m, d in lifts]
+        found += [code(LIFT, h, m) for h in heli_holders for m in heli_groups(game)]
     sand_holders = [h for h in holders if game.players[h].hand[SAND] > 0]
     if sand_holders:
         flooded = game.board.flooded()
@@ -95,19 +100,20 @@ def submasks(mask):
         sub = (sub - 1) & mask
 
 
-def heli_lifts(game):
-    """(pawn mask, destination) pairs of a Helicopter Lift (R-SPECIAL-HELI).
+def heli_groups(game):
+    """The pawn masks a Helicopter Lift can carry (R-SPECIAL-HELI): one or more pawns standing on
+    one cell (switch heli-all: exactly all the pawns on it), if they have somewhere to go."""
+    groups = []
+    for here in pawns_by_cell(game).values():
+        groups += [m for m in ((here,) if game.heli_all else submasks(here)) if lift_destinations(game, m)]
+    return groups
 
-    One or more pawns standing on one cell go to any other existing cell; switch heli-all:
-    exactly all the pawns on that cell.
-    """
-    existing = game.board.existing()
-    lifts = []
-    for s, here in pawns_by_cell(game).items():
-        groups = (here,) if game.heli_all else submasks(here)
-        for m in groups:
-            lifts += [(m, d) for d in existing if d != s]
-    return lifts
+
+def lift_destinations(game, seats):
+    """Where a Helicopter Lift of the pawns `seats` (on one cell) lands: any existing cell but
+    theirs (for swimmers, their cell has sunk)."""
+    here = next(p.cell for p in game.players if seats >> p.seat & 1)
+    return [d for d in game.board.existing() if d != here]
 
 
 # --- hand limit (R-HAND) ----------------------------------------------------------------------
@@ -136,6 +142,5 @@ def swim_options(game, seat, sunk):
         if holders:
             here = pawns_by_cell(game).get(sunk, 0)
             groups = (here,) if game.heli_all else [m for m in submasks(here) if m >> seat & 1]
-            existing = game.board.existing()
-            found += [code(LIFT, h, m, d) for h in holders for m in groups for d in existing]
+            found += [code(LIFT, h, m) for h in holders for m in groups if lift_destinations(game, m)]
     return found

@@ -10,7 +10,8 @@ from fisim.rules.constants import (DROWNED, FLOOD_COUNT, FOOLS_LANDING, HELI,
 from fisim.rules.events import (EV_CHOICE, EV_DRAW, EV_DROWN, EV_FLOOD, EV_FLOOD_ON_TOP,
                                 EV_FLOOD_RESHUFFLE, EV_LOSE, EV_SINK, EV_TREASURE_RESHUFFLE, EV_TURN,
                                 EV_WATERS_RISE, EV_WIN)
-from fisim.rules.options import (ACTION, DISCARD, END, GIVE, LIFT, PASS, SANDBAG, SWIM, WINDOW, unpack)
+from fisim.rules.options import (ACTION, DISCARD, END, GIVE, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, WINDOW,
+                                 code, unpack)
 from fisim.rules.rng import FLOOD, TREASURE
 
 from fisim.reference import legal
@@ -54,16 +55,29 @@ def finish_turn(game):
 # --- decisions --------------------------------------------------------------------------------
 
 def decide(game, kind, seat, sunk=-1):
+    """The option chosen at a decision. A Helicopter Lift is chosen in two steps (docs/model.md):
+    after a LIFT (holder, seats), a LIFT_DEST decision of the holder picks where it lands, and the
+    lift played, LIFT holder seats dest, is returned."""
+    chosen = choose(game, Decision(kind, seat, sunk))
+    t, holder, seats, _ = unpack(chosen)
+    if t == LIFT:
+        dest = choose(game, Decision(LIFT_DEST, holder, sunk, chosen, kind))
+        chosen = code(LIFT, holder, seats, unpack(dest)[1])
+    return chosen
+
+
+def choose(game, decision):
     """List the options of a decision; ask the chooser only when there are two or more.
 
-    Every decision has at least one option (END, PASS, a card to drop, or PASS for a swimmer).
+    Every decision has at least one option (END, PASS, a card to drop, PASS for a swimmer, a
+    destination of a lift).
     """
-    game.decision = Decision(kind, seat, sunk)
-    found = legal.options(game, kind, seat, sunk)
+    game.decision = decision
+    found = legal.options(game, decision)
     if len(found) == 1:
         chosen = found[0]
     else:
-        chosen = found[game.chooser(game, kind, seat, found)]
+        chosen = found[game.chooser(game, decision.kind, decision.seat, found)]
     game.decision = None
     return chosen
 

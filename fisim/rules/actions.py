@@ -10,9 +10,9 @@ from numba import njit
 from fisim.rules.config import C_HELI_ALL, C_NAV_PLAIN, C_NO_HELI_RESCUE, C_SWIM000
 from fisim.rules.constants import (ALL_TREASURES_MASK, DIVER, ENGINEER, EXPLORER, HELI, MESSENGER, N_HAND_KINDS,
                                    N_TREASURES, NAVIGATOR, PILOT, SAND)
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code, field1, field2, field3, otype)
+from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, LIFT_DEST, LIFT_TO, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code, field1, field2, field3, otype)
 from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER, P_DECISION,
-                               P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
+                               P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_LIFT, P_PLAYERS, P_POS, P_ROLE,
                                P_SUNK_CELL, P_TDISC, P_TILE_AT, diag, hand_at, low_bit, orth)
 
 
@@ -119,9 +119,9 @@ def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
 
 @njit(inline="always")
 def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
-    """R-SPECIAL-HELI plays by `holder`; with rescue_seat >= 0 only those lifting it off `sunk`."""
+    """R-SPECIAL-HELI plays by `holder` (LIFT holder seats, one per group of pawns on one cell
+    that has somewhere to go); with rescue_seat >= 0 only those lifting it off `sunk`."""
     players = pub[P_PLAYERS]
-    exists = pub[P_EXISTS]
     heli_all = pub[P_CFG + C_HELI_ALL] != 0
     for m in range(1, 1 << players):
         src = pub[P_POS + low_bit(m)]
@@ -135,13 +135,17 @@ def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
             continue
         if rescue_seat >= 0 and (src != sunk or not (m >> rescue_seat) & 1):
             continue
-        dests = exists & ~(1 << src)
-        base = code(LIFT, holder, m)
-        while dests:
-            opts[n] = base | low_bit(dests)
+        if lift_destinations(pub, m):
+            opts[n] = code(LIFT, holder, m)
             n += 1
-            dests &= dests - 1
     return n
+
+
+@njit(inline="always")
+def lift_destinations(pub, seats):
+    """R-SPECIAL-HELI: where a Helicopter Lift of the pawns `seats` (on one cell) may land: any
+    existing cell but theirs (a sunk cell of swimmers no longer exists)."""
+    return pub[P_EXISTS] & ~(1 << pub[P_POS + low_bit(seats)])
 
 
 @njit(inline="always")
@@ -230,6 +234,8 @@ def list_options(pub, out, at):
         else:
             n = _add_heli_rescues(pub, out, n, s, sunk)
             n = _add_cells(out, n, SWIM_TO, 0, dests, False)
+    elif kind == LIFT_DEST:
+        n = _add_cells(out, n, LIFT_TO, 0, lift_destinations(pub, field2(pub[P_LIFT])), False)
     return n - at
 
 

@@ -17,7 +17,8 @@ ACTION = 0    # active player's action phase: actions, END, and special cards by
 WINDOW = 1    # a special-card window: PASS, or a Helicopter Lift / Sandbags by anyone
 DISCARD = 2   # a player over the hand limit: discard a card, or play one of their specials
 SWIM = 3      # a pawn whose tile sank: swim somewhere, or be lifted off by a Helicopter Lift
-DECISION_NAMES = ("action", "window", "discard", "swim")
+LIFT_DEST = 4  # where the Helicopter Lift just chosen (a LIFT option) lands
+DECISION_NAMES = ("action", "window", "discard", "swim", "lift-dest")
 
 # Option types                 f1        f2        f3
 END = 0        # end the action phase
@@ -30,15 +31,19 @@ SHORE = 6      # cell
 SHORE2 = 7     # cell a   cell b (a < b)            (Engineer)
 GIVE = 8       # kind     to seat
 CAPTURE = 9    # treasure
-LIFT = 10      # holder   seat mask  dest cell      (play a Helicopter Lift card; not an action)
+LIFT = 10      # holder   seat mask  [dest cell]    (play a Helicopter Lift card; not an action.
+               #                                     Offered without f3; its LIFT_DEST decision
+               #                                     follows; the lift played carries f3 = dest)
 SANDBAG = 11   # holder   cell                      (play a Sandbags card; not an action)
 DROP = 12      # kind                               (hand-limit discard)
 SWIM_TO = 13   # dest cell
+LIFT_TO = 14   # dest cell                          (the destination of the pending lift)
 TYPE_NAMES = ("end", "pass", "move", "fly", "dive", "nav", "shore", "shore2", "give",
-              "capture", "heli", "sand", "discard", "swim")
+              "capture", "heli", "sand", "discard", "swim", "lift-to")
 ACTION_TYPES = (MOVE, FLY, DIVE, NAV, SHORE, SHORE2, GIVE, CAPTURE)   # each costs one action
 
-MAX_OPTIONS = 2048
+MAX_OPTIONS = 256   # more than any decision lists: at most 1 + 4 moves + 69 navigations + 5 shores
+                    # + 12 gives + 1 capture + 45 lifts (3 holders x 15 groups) + 48 sandbags
 
 
 TYPE_SHIFT, F1_SHIFT, F2_SHIFT = 24, 16, 8

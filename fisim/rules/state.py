@@ -63,6 +63,9 @@ P_CAUSE = PUB.add("P_CAUSE", 1, "primary cause bit")
 P_SUNK_COUNT = PUB.add("P_SUNK_COUNT", 1, "tiles sunk")
 P_FIRST = PUB.add("P_FIRST", 1, "seat of the first player", SETUP)
 P_ERROR = PUB.add("P_ERROR", 1, "1 + decision kind at which the policy chose an illegal index")
+P_LIFT = PUB.add("P_LIFT", 1, "at a LIFT_DEST decision: the LIFT code (holder, seats) of the "
+                 "Helicopter Lift whose destination is asked (0: none)")
+P_LIFT_FROM = PUB.add("P_LIFT_FROM", 1, "the decision kind that lift was chosen at")
 P_SIZE = PUB.close(globals()).size
 
 PLAYING, WON, LOST, ERROR = 0, 1, 2, 3

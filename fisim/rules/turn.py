@@ -13,14 +13,15 @@ from fisim.rules.config import C_ACTIONS, C_DRAWS, C_FLOODS, C_HAND_LIMIT, C_NO_
 from fisim.rules.constants import (DROWNED, FOOLS_LANDING, HELI, LANDING_SUNK, MAX_PLAYERS, N_KINDS,
                                    N_TREASURES, SAND, SKULL, SKULL_REACHED, TREASURE_LOST,
                                    WATERS_RISE)
-from fisim.rules.options import (ACTION, DISCARD, DROP, END, LIFT, PASS, SANDBAG, SWIM, WINDOW, field1, otype)
+from fisim.rules.options import (ACTION, DISCARD, DROP, END, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, WINDOW, code,
+                                 field1, field2, otype)
 from fisim.rules.rng import FLOOD, POLICY, TREASURE, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.events import log_event
 from fisim.rules.state import (ERROR, H_FPILE, H_TPILE, LOST, MEM, MEM_SIZE, OPTS, P_ACTIONS_LEFT,
                                P_ACTIVE, P_CAPTURED, P_CAUSE, P_CELL_OF, P_CFG, P_CONDITIONS,
                                P_DECIDER, P_DECISION, P_ERROR, P_EXISTS, P_FDISC, P_FDRAW_N,
-                               P_FIRST, P_FLAYER, P_FLIGHT_USED, P_FLOODED, P_LAYER_TOP, P_LEVEL,
+                               P_FIRST, P_FLAYER, P_LIFT, P_LIFT_FROM, P_FLIGHT_USED, P_FLOODED, P_LAYER_TOP, P_LEVEL,
                                P_PLAYERS, P_POS, P_ROLE, P_SIZE, P_STATUS, P_SUNK_CELL,
                                P_SUNK_COUNT, P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN,
                                PLAYING, PUB_COPY, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR,
@@ -33,8 +34,26 @@ decide = None   # bound per policy by fisim.engine.specialise
 
 
 def ask(g, rng, kind, decider):
-    """List the legal options of a decision and get one: alone, or from the policy (R-INFO: it
-    sees `pub` only). Returns the option code, or -1 after an illegal choice (game marked ERROR)."""
+    """The option chosen at a decision, or -1 after an illegal choice. A Helicopter Lift's
+    destination is a decision of its own (docs/model.md): for a LIFT chosen, the LIFT_DEST
+    decision follows, and the code returned is the lift played (LIFT holder seats dest)."""
+    c = choose(g, rng, kind, decider)
+    if c >= 0 and otype(c) == LIFT:
+        g[P_LIFT] = c
+        g[P_LIFT_FROM] = kind
+        d = choose(g, rng, LIFT_DEST, field1(c))
+        g[P_LIFT] = 0
+        g[P_LIFT_FROM] = 0
+        if d < 0:
+            return -1
+        c = code(LIFT, field1(c), field2(c), field1(d))
+    return c
+
+
+def choose(g, rng, kind, decider):
+    """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
+    sees a copy of `pub` only). Returns the option code, or -1 after an illegal choice (the game
+    is marked ERROR)."""
     g[P_DECISION] = kind
     g[P_DECIDER] = decider
     n = list_options(g, g, OPTS)

@@ -5,10 +5,10 @@ from numba import njit
 
 from fisim.rules.config import C_HAND_LIMIT
 from fisim.rules.constants import DECK_COUNTS, N_HAND_KINDS, N_KINDS
-from fisim.rules.options import DISCARD, SWIM
+from fisim.rules.options import DISCARD, LIFT_DEST, SWIM
 from fisim.rules.rng import randbelow
 from fisim.rules.state import (P_CELL_OF, P_CFG, P_DECIDER, P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N,
-                               P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_SUNK_CELL, P_TDISC,
+                               P_FLOODED, P_LEVEL, P_LIFT_FROM, P_PLAYERS, P_POS, P_SUNK_CELL, P_TDISC,
                                P_TDRAW_COUNT, P_TDRAW_N, hand_at, hand_size, popcount)
 
 NAME = "invariant-random"
@@ -42,12 +42,13 @@ def broken(pub, mem):
         t += 1
     if pub[P_FLOODED] & ~exists:
         return 5
-    swimming = pub[P_DECISION] == SWIM
+    decision = pub[P_LIFT_FROM] if pub[P_DECISION] == LIFT_DEST else pub[P_DECISION]
+    swimming = decision == SWIM
     for s in range(players):                      # no pawn on a sunk tile (but the swimmers)
         cell = pub[P_POS + s]
         if not (exists >> cell) & 1 and not (swimming and cell == pub[P_SUNK_CELL]):
             return 6
-        if hand_size(pub, s) > pub[P_CFG + C_HAND_LIMIT] and not (pub[P_DECISION] == DISCARD and pub[P_DECIDER] == s):
+        if hand_size(pub, s) > pub[P_CFG + C_HAND_LIMIT] and not (decision == DISCARD and pub[P_DECIDER] == s):
             return 7
     if pub[P_LEVEL] < mem[0] or pub[P_LEVEL] >= 10:   # the meter never falls; skull ends the game
         return 8
