@@ -103,6 +103,7 @@ def test_every_rule_id_and_switch_is_cited_by_a_rule_test():
 
 def test_rules_doc_lists_the_switches_fisim_accepts():
     """The sentence naming the switches fisim accepts today matches fisim.rules.config.SWITCHES."""
-    sentence = re.search(r"Switches fisim accepts today:(.*?)\.\s", RULES_DOC.read_text(), re.DOTALL)
+    text = RULES_DOC.read_text()
+    sentence = re.search(r"Switches fisim accepts today:(.*?)\.\s", text, re.DOTALL)
     assert sentence, "docs/rules.md has no 'Switches fisim accepts today:' sentence"
     assert set(re.findall(r"`([a-z0-9-]+)`", sentence.group(1))) == set(SWITCHES)
