@@ -747,7 +747,8 @@ def test_a_position_says_which_flood_cards_a_waters_rise_put_on_top():
 
 
 def test_switches_are_the_rules_switches():
-    """The rule switches of docs/rules.md: navigator-plain, heli-all, swim-seed000, no-heli-rescue, solo."""
+    """The rule switches fisim implements (docs/rules.md §8): navigator-plain, heli-all,
+    swim-seed000, no-heli-rescue, solo."""
     assert set(SWITCHES) == {"navigator-plain", "heli-all", "swim-seed000", "no-heli-rescue", "solo"}
     with pytest.raises(ConfigError):
         GameConfig(switches={"heli-some"}).validate()
