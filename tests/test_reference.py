@@ -2,7 +2,7 @@
 
 Whole games under the `random` policy on every layout and rule switch, with invariants checked
 at every decision; and hand-built positions whose legal options are asserted, one per
-adventurer's power, Helicopter Lifts and swimming (rule ids from RULES.md).
+adventurer's power, Helicopter Lifts and swimming (rule ids from docs/rules.md).
 """
 import re
 

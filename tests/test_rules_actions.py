@@ -1,4 +1,4 @@
-"""Rule tests: a turn's actions, the adventurers' powers and the special cards (RULES.md §4).
+"""Rule tests: a turn's actions, the adventurers' powers and the special cards (docs/rules.md §4).
 
 Positions are written in the notation of fisim.position; `options` asks both the engine and the
 reference and checks they agree; `play` runs part of a turn on both (see tests/test_rules.py).

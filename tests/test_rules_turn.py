@@ -1,5 +1,5 @@
 """Rule tests: treasure draws, the hand limit, special-card windows, flooding, swimming, the win,
-the losses and the solo variant (RULES.md §4 "Drawing treasure cards" to §7).
+the losses and the solo variant (docs/rules.md §4 "Drawing treasure cards" to §7).
 
 Positions are written in the notation of fisim.position; `options` asks both the engine and the
 reference and checks they agree; `play` runs part of a turn on both (see tests/test_rules.py).

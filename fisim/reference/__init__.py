@@ -1,4 +1,4 @@
-"""The plain-Python reference implementation of the rules (RULES.md, docs/model.md).
+"""The plain-Python reference implementation of the rules (docs/rules.md, docs/model.md).
 
 Written to be read: the differential tests play the same seeds and decisions here and in the
 Numba engine and compare transcripts and option lists.
