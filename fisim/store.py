@@ -150,6 +150,7 @@ class Store:
         """Be the store's only writer while the block runs; StoreError naming the holder if another
         process is. The lock is the kernel's (flock), so it dies with its process: a lock left by
         a killed sweep is simply taken over. The lock file only names the holder."""
+        self._check_ours()
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
@@ -172,16 +173,13 @@ class Store:
         """Create the store, or check that an existing one was made by the same configuration. A
         store that holds no finished chunk yet (a sweep that failed before its first) takes the
         new manifest. The caller holds the lock."""
-        if self.path.exists() and not self.path.is_dir():
-            raise StoreError(f"{self.path} exists and is not a directory")
+        self._check_ours()
         if self.manifest_path.exists():
             old = self.read_manifest()
             if old != manifest and self._has_results():
                 diff = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
                 raise StoreError(f"{self.path} holds results of a different configuration "
                                  f"(differs in: {', '.join(diff)}); use another --out directory")
-        elif self.path.exists() and any(p.name != LOCK for p in self.path.iterdir()):
-            raise StoreError(f"{self.path} is not empty and has no {MANIFEST}; use a new or empty directory")
         try:
             (self.path / "chunks").mkdir(parents=True, exist_ok=True)
             if not self.manifest_path.exists() or self.read_manifest() != manifest:
@@ -190,6 +188,14 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
         self.manifest = manifest
+
+    def _check_ours(self):
+        """StoreError unless the path is a store, or a place where fisim may make one."""
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(f"{self.path} exists and is not a directory")
+        if (self.path.is_dir() and not self.manifest_path.exists()
+                and any(p.name != LOCK for p in self.path.iterdir())):
+            raise StoreError(f"{self.path} is not empty and has no {MANIFEST}; use a new or empty directory")
 
     def _has_results(self):
         return any(any((self.path / d).glob("*.parquet")) for d in ("chunks", "games"))
