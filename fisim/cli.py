@@ -233,6 +233,12 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
             bar.set_description(f"{done[0]}/{len(cells)} cells")
             bar.update(n)
 
+        if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
+            import logging
+
+            import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            for handler in logging.getLogger("distributed").handlers:
+                handler.setLevel(logging.CRITICAL)
         try:
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
             frame = run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,

@@ -382,6 +382,7 @@ def test_a_layout_file_named_like_a_built_in_island_keeps_its_own_name(tmp_path)
     cells = grid.expand(names, ["normal"], [2], "random", ["random"], [()])
     labels = [c["layout"] for c in manifest_for(cells, 0, TARGET, False)["cells"]]
     assert labels == ["standard", "standard.txt"]
+    assert Path(names[1]).is_absolute()                         # Dask workers started elsewhere find it
     shutil.copy(tmp_path / "standard.txt", tmp_path / "standard")
     with pytest.raises(ConfigError, match="name of a built-in island"):
         grid.parse_layouts(str(tmp_path / "standard"))
