@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES
+from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 
@@ -28,7 +28,6 @@ def _failure(exc):
 
 
 def _check_threads(threads):
-    from fisim.limits import max_threads
     if threads is not None and threads > max_threads():
         raise UserError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
 
@@ -203,7 +202,8 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         raise UserError("give --scheduler or --dask-local, not both")
     if ci is not None and not 0 < ci <= 0.5:
         raise UserError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
-    limit = max_games if ci else games or 20_000
+    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
+    limit = target.get("games", max_games)
     if -(-limit // chunk_games) > MAX_CHUNKS:
         raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
                         "chunks; play fewer games or raise --chunk-games")
@@ -217,7 +217,6 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
-    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     from fisim.simulation import EngineError
     from fisim.store import StoreError
     from fisim.sweep import BackendError, DaskBackend, LocalBackend, format_table, run_sweep

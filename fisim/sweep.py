@@ -166,6 +166,7 @@ def _replace(error, records, warn):
 
 
 def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):
+    """Play and store the chunks each cell still needs; `records` is {cell key: {chunk: (wins, games)}}."""
     warmed = False
     while True:
         tasks = []
