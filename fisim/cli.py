@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 
@@ -16,6 +17,28 @@ class UserError(click.ClickException):
     """A bad input: one line, exit status 2."""
 
     exit_code = 2
+
+
+def _failure(exc):
+    """A run that failed for a reason outside its input (a full disk, a lost cluster): one line, exit 1."""
+    if isinstance(exc, OSError):
+        where = f" {exc.filename}" if exc.filename else ""
+        return click.ClickException(f"cannot write{where}: {exc.strerror or exc}")
+    return click.ClickException(str(exc))
+
+
+def _check_threads(threads):
+    if threads is not None and threads > max_threads():
+        raise UserError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
+
+
+def _check_out_file(out):
+    """Refuse an --out file that cannot be written, before any game is played."""
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise UserError(f"--out {out}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UserError(f"--out {out}: the directory {folder} is not writable")
 
 
 def _setting_options(f):
@@ -33,7 +56,7 @@ def _setting_options(f):
                      help="Who plays: random, passive, or a policy .py file."),
         click.option("--rules", "rules", multiple=True, metavar="SWITCH",
                      help=f"A rule switch (repeatable): official, {', '.join(SWITCHES)}."),
-        click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
+        click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
                      help="Master seed; game i of a seed is always the same game."),
     ]
     for option in reversed(options):
@@ -68,14 +91,17 @@ def cli():
 
 @cli.command()
 @_setting_options
-@click.option("--games", default=10_000, show_default=True, type=click.IntRange(min=1),
-              help="Number of games.")
+@click.option("--games", default=10_000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Number of games (all are kept in memory; a sweep plays more).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")
 def simulate(level, players, team, layout, policy, rules, seed, games, threads, out):
     """Play GAMES games of one setting and print the win rate, loss causes, turns and treasures."""
     if out is not None and not out.endswith(OUT_SUFFIXES):
         raise UserError(f"--out {out}: the file name must end in .parquet or .csv")
+    if out is not None:
+        _check_out_file(out)
+    _check_threads(threads)
     _checked(level, players, team, layout, policy, rules)
     from fisim.simulation import EngineError, simulate as run, summary, write_frame
     show = sys.stderr.isatty() and games >= 100_000
@@ -86,7 +112,10 @@ def simulate(level, players, team, layout, policy, rules, seed, games, threads, 
         except EngineError as exc:
             raise UserError(str(exc)) from None
     if out:
-        write_frame(frame, out)
+        try:
+            write_frame(frame, out)
+        except OSError as exc:
+            raise _failure(exc) from None
     click.echo(_format_summary(summary(frame), frame))
 
 
@@ -116,16 +145,21 @@ class _Null:
 
 @cli.command()
 @_setting_options
-@click.option("--game", "game", default=0, show_default=True, type=click.IntRange(min=0),
+@click.option("--game", "game", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_GAME),
               help="Which game of the seed to show.")
 def replay(level, players, team, layout, policy, rules, seed, game):
     """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
     config, island = _checked(level, players, team, layout, policy, rules)
     from fisim import engine
+    from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
     from policies import load_policy
     pol = load_policy(policy)
-    rec = engine.record(island, config, pol, seed, game)
+    try:
+        rec = engine.record(island, config, pol, seed, game)
+        check_games(rec.result[None, :], pol.NAME, game)
+    except EngineError as exc:
+        raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
              f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}")
     click.echo(format_transcript(rec.events, island, title), nl=False)
@@ -145,14 +179,14 @@ def replay(level, players, team, layout, policy, rules, seed, game):
               help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
 @click.option("--max-games", default=10_000_000, show_default=True, type=click.IntRange(min=1),
               help="With --ci: stop a cell here even if its interval is wider.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="Master seed.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
 @click.option("--out", default="fisim-results", show_default=True, metavar="DIR", help="Results directory (resumable).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Local threads (default: all cores).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the chunks on this Dask cluster.")
 @click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
               help="Start a local Dask cluster of N worker processes and run the chunks there.")
 @click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
-@click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1),
+@click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="Games per chunk: the unit of storage, resumption and --ci steps.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
@@ -166,6 +200,15 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         raise UserError("give --games or --ci, not both")
     if scheduler and dask_local:
         raise UserError("give --scheduler or --dask-local, not both")
+    if ci is not None and not 0 < ci <= 0.5:
+        raise UserError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
+    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
+    limit = target.get("games", max_games)
+    if -(-limit // chunk_games) > MAX_CHUNKS:
+        raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
+                        "chunks; play fewer games or raise --chunk-games")
+    if not (scheduler or dask_local):
+        _check_threads(threads)
     try:
         rule_variants = grid.parse_rules(rules_text)
         solo = any("solo" in r for r in rule_variants)
@@ -174,9 +217,9 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
-    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
+    from fisim.simulation import EngineError
     from fisim.store import StoreError
-    from fisim.sweep import DaskBackend, LocalBackend, format_table, run_sweep
+    from fisim.sweep import BackendError, DaskBackend, LocalBackend, format_table, run_sweep
     total = None if ci else target["games"] * len(cells)
     show = sys.stderr.isatty() and not quiet
     from tqdm import tqdm
@@ -189,11 +232,20 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
             bar.set_description(f"{done[0]}/{len(cells)} cells")
             bar.update(n)
 
+        if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
+            import logging
+
+            import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            for handler in logging.getLogger("distributed").handlers:
+                handler.setLevel(logging.CRITICAL)
         try:
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
-            frame = run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games)
-        except StoreError as exc:
+            frame = run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
+                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
+        except (StoreError, EngineError) as exc:
             raise UserError(str(exc)) from None
+        except (BackendError, OSError) as exc:
+            raise _failure(exc) from None
         except KeyboardInterrupt:
             bar.close()
             click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume",
@@ -218,7 +270,7 @@ def _write_report(directory, out, formats, title):
     except StoreError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
-        raise UserError(f"cannot write the report: {exc.strerror}: {exc.filename}") from None
+        raise _failure(exc) from None
     figures = sum(p.parent.name == "figures" for p in written)
     named = [p.name for p in written if p.parent.name != "figures"] + ([f"{figures} figure files"] if figures else [])
     click.echo(f"report: {out or os.path.join(directory, 'report')} ({', '.join(named)})")

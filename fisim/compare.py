@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from fisim.stats import Z95
-from fisim.store import Store, load, win_bits
+from fisim.store import StoreError, cell_table, read_store, win_bits
 
 AXES = ("layout", "level", "players", "team", "policy", "rules")
 
@@ -31,10 +31,8 @@ def compare(path, by):
     only in `by`: both win rates, their paired difference with its 95% interval, significance."""
     if by not in AXES:
         raise ValueError(f"cannot compare by {by!r}; choose one of: {', '.join(AXES)}")
-    store = Store(path)
-    manifest = store.read_manifest()
-    chunks = store.read_chunks()
-    cells = load(path)
+    manifest, chunks = read_store(path)
+    cells = cell_table(manifest, chunks)
     others = [a for a in AXES if a != by]
     rows = []
     for _, group in cells.groupby(others, sort=False):
@@ -45,10 +43,13 @@ def compare(path, by):
         for _, cell in group.iloc[1:].iterrows():
             wins = win_bits(chunks, cell["cell"], manifest["target"])
             n = min(len(wins), len(base_wins))
+            if n == 0:
+                empty = base if len(base_wins) == 0 else cell
+                raise StoreError(f"cell [{', '.join(str(empty[a]) for a in AXES)}] has no finished games in "
+                                 f"{path}; run the same sweep again to complete it")
             diff, low, high = paired_difference(wins[:n], base_wins[:n])
             rows.append({**{a: cell[a] for a in others}, by: cell[by], "baseline": base[by], "games": n,
-                         "rate": wins[:n].mean() if n else np.nan,
-                         "baseline_rate": base_wins[:n].mean() if n else np.nan,
+                         "rate": wins[:n].mean(), "baseline_rate": base_wins[:n].mean(),
                          "difference": diff, "ci_low": low, "ci_high": high,
                          "significant": bool(low > 0 or high < 0)})
     return pd.DataFrame(rows)

@@ -11,7 +11,9 @@ import hashlib
 import importlib.util
 import inspect
 import os
+import signal
 import sys
+import threading
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,6 +167,22 @@ def policy_errors(policy):
                           f"game: {first}") from None
 
 
+@contextlib.contextmanager
+def interruptible():
+    """Compiled code never sees Python's Ctrl-C (a policy stuck in a loop would never return), so
+    while it runs in the main thread Ctrl-C ends the process at once, as it ends any native
+    program. Files fisim writes are whole or absent, so finished work is kept."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, block=64):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
     first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`."""
@@ -175,7 +193,7 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     previous = numba.get_num_threads()
     numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
     try:
-        with policy_errors(policy):
+        with policy_errors(policy), interruptible():
             run.run_batch(layout.geometry, config.to_array(), np.uint64(seed), np.int64(first_game),
                           np.int64(n_games), out, np.int64(block))
     finally:
@@ -215,7 +233,7 @@ def record(layout, config, policy, seed, game, decisions=False):
     g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0)
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
-    with policy_errors(policy):
+    with policy_errors(policy), interruptible():
         runner(policy).record_game(g, rng, np.uint64(seed), np.int64(game), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 

@@ -11,6 +11,8 @@ def atomic_write(path, write):
     try:
         write(tmp)
         os.replace(tmp, path)
+    except OSError as exc:          # name the file meant, not the temporary one
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -7,6 +7,7 @@ import hashlib
 import itertools
 import json
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team
 from fisim.rules.constants import LEVELS, ROLE_NAMES
@@ -26,6 +27,11 @@ class Cell:
     def config(self):
         return GameConfig(players=self.players, level=self.level, team=self.team,
                           switches=frozenset(self.rules)).validate()
+
+    @property
+    def layout_label(self):
+        """A built-in island's name, or a layout file's name (never that of a built-in island)."""
+        return self.layout if self.layout in BUILTIN_NAMES else Path(self.layout).name
 
     @property
     def team_label(self):
@@ -76,20 +82,33 @@ def parse_players(text, solo=False):
 
 
 def parse_layouts(text):
+    """Built-in names (or 'all') and layout files; a file is named by its absolute path, so that
+    Dask workers started elsewhere find it, and labelled by its file name."""
     names = list(BUILTIN_NAMES) if text.strip() == "all" else [t.strip() for t in text.split(",") if t.strip()]
     for name in names:
         try:
             load_layout(name)
         except LayoutError as exc:
             raise ConfigError(str(exc)) from None
-    return list(dict.fromkeys(names))
+        if name not in BUILTIN_NAMES and Path(name).name in BUILTIN_NAMES:
+            raise ConfigError(f"layout file {name} has the name of a built-in island; rename the file")
+    names = [n if n in BUILTIN_NAMES else str(Path(n).resolve()) for n in dict.fromkeys(names)]
+    _labels_unique([n if n in BUILTIN_NAMES else Path(n).name for n in names], "layout")
+    return names
+
+
+def _labels_unique(labels, what):
+    """Refuse two inputs that the results would show under one label."""
+    twice = next((label for label in labels if labels.count(label) > 1), None)
+    if twice is not None:
+        raise ConfigError(f"two {what}s are both called {twice!r}; rename one of the files")
 
 
 def parse_rules(text):
     """'official,navigator-plain,heli-all+no-heli-rescue' -> [(), ('navigator-plain',), (...)]."""
     variants = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
-        switches = tuple(sorted(s for s in item.split("+") if s != "official"))
+        switches = tuple(sorted({s for s in item.split("+") if s != "official"}))
         for s in switches:
             if s not in SWITCHES:
                 raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
@@ -106,6 +125,7 @@ def parse_teams(text):
 
 
 def parse_policies(text):
+    """Registry names and policy files; a file is named by its absolute path (see parse_layouts)."""
     from policies import PolicyError, load_policy
     names = [t.strip() for t in text.split(",") if t.strip()]
     for name in names:
@@ -113,7 +133,9 @@ def parse_policies(text):
             load_policy(name)
         except PolicyError as exc:
             raise ConfigError(str(exc)) from None
-    return list(dict.fromkeys(names))
+    names = [str(Path(n).resolve()) if n.endswith(".py") else n for n in dict.fromkeys(names)]
+    _labels_unique([Path(n).stem if n.endswith(".py") else n.partition("@")[0] for n in names], "policy")
+    return names
 
 
 def expand(layouts, levels, players, teams, policies, rules):

@@ -1,11 +1,14 @@
 """`fisim.simulate`: play N games of one setting and return one row per game as a DataFrame."""
 
+import numbers
+
 import numpy as np
 import pandas as pd
 
 from fisim.errors import EngineError
 from fisim.files import atomic_write
-from fisim.rules.config import RULES_VERSION, GameConfig
+from fisim.limits import MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig
 from fisim.rules.constants import LOSS_NAMES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
 from fisim.rules.state import ERROR, WON
@@ -34,11 +37,11 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy="ra
     file; `rules` rule switch names. `progress(n)` is called after each chunk of games."""
     from fisim import engine
     from policies import load_policy
+    rules = (rules,) if isinstance(rules, str) else rules
+    _check_arguments(games, seed, first_game, threads, layout)
     config = make_config(level, players, team, rules)
     island = load_layout(layout)
     pol = load_policy(policy)
-    if games < 0 or seed < 0 or first_game < 0:
-        raise ValueError("games, seed and first_game must be non-negative")
     parts = []
     for lo in range(0, games, CHUNK):
         n = min(CHUNK, games - lo)
@@ -46,6 +49,27 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy="ra
         if progress:
             progress(n)
     rows = np.concatenate(parts) if parts else np.zeros((0, R_ERROR + 1), np.int32)
+    check_games(rows, pol.NAME, first_game)
+    return games_frame(rows, config, island.name, f"{pol.NAME}@{pol.VERSION}", seed, first_game)
+
+
+def _check_arguments(games, seed, first_game, threads, layout):
+    """ConfigError, in one line, for an argument simulate() cannot use."""
+    for name, value, high in (("games", games, MAX_SIMULATE_GAMES), ("seed", seed, MAX_SEED),
+                              ("first_game", first_game, MAX_GAME)):
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not 0 <= value <= high:
+            raise ConfigError(f"{name} must be a whole number from 0 to {high:,}, not {value!r}")
+    if first_game + games - 1 > MAX_GAME:
+        raise ConfigError(f"games {first_game:,}..{first_game + games - 1:,} go past the last game {MAX_GAME:,}")
+    if threads is not None and (not isinstance(threads, numbers.Integral) or not 1 <= threads <= max_threads()):
+        raise ConfigError(f"threads must be a whole number from 1 to {max_threads()} (this machine), "
+                          f"not {threads!r}")
+    if not isinstance(layout, str):
+        raise ConfigError(f"layout must be a built-in island's name or a layout file path, not {layout!r}")
+
+
+def check_games(rows, policy_name, first_game):
+    """EngineError naming the first game (of result rows from first_game on) that ended in an error."""
     bad = np.flatnonzero(rows[:, R_STATUS] == ERROR)
     if bad.size:
         from fisim.rules.options import DECISION_NAMES
@@ -53,8 +77,7 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy="ra
         at = int(rows[bad[0], R_ERROR])
         what = (f"chose an option that was not offered at a {DECISION_NAMES[at - 1]} decision" if at
                 else "did not end within the turn limit")
-        raise EngineError(f"policy {pol.NAME}: game {g} {what}")
-    return games_frame(rows, config, island.name, f"{pol.NAME}@{pol.VERSION}", seed, first_game)
+        raise EngineError(f"policy {policy_name}: game {g} {what}")
 
 
 def games_frame(rows, config, layout_name, policy_label, seed, first_game):

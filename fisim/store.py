@@ -1,14 +1,24 @@
 """The results store: a directory with a manifest and one Parquet file per finished chunk.
 
-    DIR/manifest.json                      versions, seed, chunk size, target, the cells
+    DIR/manifest.json                      store format, versions, seed, chunk size, target, the cells
     DIR/chunks/<cell>-<chunk>.parquet      one row of aggregates per finished chunk
     DIR/games/<cell>-<chunk>.parquet       one row per game (only with --per-game)
+    DIR/lock                               who writes the store (the lock itself is the kernel's)
 
 Every file is written to a temporary name and renamed into place, so a chunk file that exists is
-complete; a run that is interrupted loses at most the chunks in flight. Reports and comparisons
-read only this directory.
+complete; a run that is interrupted loses at most the chunks in flight. One sweep at a time
+writes a store. Each chunk describes itself in its Parquet key-value metadata (cell, chunk index,
+game range, seed, the fingerprint of the manifest it was played under, a checksum of its content)
+and every reader checks that description against the manifest: a chunk that does not match is
+named in a StoreError and never used. Reports and comparisons read only this directory.
 """
+import contextlib
+import fcntl
+import hashlib
 import json
+import os
+import re
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -22,12 +32,51 @@ from fisim.rules.state import WON
 from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS
 from fisim.stats import wilson
 
+STORE_FORMAT = 2            # 2: chunks describe themselves and are verified; a lock
 MANIFEST = "manifest.json"
+LOCK = "lock"
+META_KEY = b"fisim.chunk"
 CAUSES = [n.replace("-", "_") for n in LOSS_NAMES]
+SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
+MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", "chunk_size", "target",
+                 "per_game", "cells")
+CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
+                 "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES))
+DESCRIPTION_KEYS = {"cell", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
+CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 
 
 class StoreError(ValueError):
     """A results directory fisim cannot use; the message says why."""
+
+
+class ChunkError(StoreError):
+    """A chunk file that does not belong, as it is, to the store it is in."""
+
+    def __init__(self, path, reason):
+        super().__init__(f"chunk file {Path(path).name} in {Path(path).parent} {reason}")
+        self.path, self.reason = Path(path), reason
+
+
+def fingerprint(manifest):
+    """The configuration a chunk was played under: a hash of the whole manifest (user policy and
+    layout files enter it by content, through the manifest's "files")."""
+    return _sha256(manifest)
+
+
+def _sha256(value):
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(value):
+    """JSON for what a chunk record holds besides JSON types: bytes and NumPy integers."""
+    return value.hex() if isinstance(value, bytes) else int(value)
+
+
+def file_digest(path):
+    """sha256 of a user file's content, as the manifest records it."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def chunk_record(cell_key, chunk, first_game, rows):
@@ -50,9 +99,41 @@ def chunk_record(cell_key, chunk, first_game, rows):
     return record
 
 
+def check_manifest(manifest, where):
+    """Raise StoreError unless `manifest` is a whole manifest of this store format."""
+    if not isinstance(manifest, dict):
+        raise StoreError(f"{where} is not a fisim manifest (not a JSON object)")
+    found = manifest.get("store_format", 1)
+    if found != STORE_FORMAT:
+        age = "an older" if isinstance(found, int) and found < STORE_FORMAT else "another"
+        raise StoreError(f"{where} was written by {age} fisim (store format {found}; this fisim uses format "
+                         f"{STORE_FORMAT}); run the sweep again into a new directory")
+    missing = [k for k in MANIFEST_KEYS if k not in manifest]
+    if missing:
+        raise StoreError(f"{where} is damaged: it has no {missing[0]!r} entry")
+    cells, target, seed, size = manifest["cells"], manifest["target"], manifest["seed"], manifest["chunk_size"]
+    problem = None
+    if not isinstance(cells, list) or not cells:
+        problem = "it lists no cells"
+    elif not all(isinstance(c, dict) and all(k in c for k in ("key", *SETTINGS)) for c in cells):
+        problem = "a cell lacks its key or a setting"
+    elif not isinstance(target, dict) or not (_count(target.get("games")) or (
+            _count(target.get("max_games")) and isinstance(target.get("ci"), float) and 0 < target["ci"] <= 0.5)):
+        problem = "its target is neither a game count nor an interval width"
+    elif not (_count(seed, zero=True) and _count(size)):
+        problem = "its seed or chunk size is not a whole number"
+    if problem:
+        raise StoreError(f"{where} is damaged: {problem}")
+
+
+def _count(value, zero=False):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= (0 if zero else 1)
+
+
 class Store:
     def __init__(self, path):
         self.path = Path(path)
+        self.manifest = None
 
     @property
     def manifest_path(self):
@@ -64,54 +145,185 @@ class Store:
     def games_path(self, cell_key, chunk):
         return self.path / "games" / f"{cell_key}-{chunk:06d}.parquet"
 
+    @contextlib.contextmanager
+    def lock(self):
+        """Be the store's only writer while the block runs; StoreError naming the holder if another
+        process is. The lock is the kernel's (flock), so it dies with its process: a lock left by
+        a killed sweep is simply taken over. The lock file only names the holder."""
+        self._check_ours()
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
+                raise StoreError(f"{self.path} is being written by another fisim sweep ({holder}); wait for it "
+                                 "to finish, or use another --out directory") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} on host {socket.gethostname()}\n".encode(), 0)
+            yield self
+        finally:
+            os.close(fd)
+
     def open(self, manifest):
-        """Create the store, or check that an existing one was made by the same configuration."""
-        if self.path.exists() and not self.path.is_dir():
-            raise StoreError(f"{self.path} exists and is not a directory")
+        """Create the store, or check that an existing one was made by the same configuration. A
+        store that holds no finished chunk yet (a sweep that failed before its first) takes the
+        new manifest. The caller holds the lock."""
+        self._check_ours()
         if self.manifest_path.exists():
             old = self.read_manifest()
-            if old != manifest:
+            if old != manifest and self._has_results():
                 diff = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
                 raise StoreError(f"{self.path} holds results of a different configuration "
                                  f"(differs in: {', '.join(diff)}); use another --out directory")
-            return
-        if self.path.exists() and any(self.path.iterdir()):
+        try:
+            (self.path / "chunks").mkdir(parents=True, exist_ok=True)
+            if not self.manifest_path.exists() or self.read_manifest() != manifest:
+                atomic_write(self.manifest_path,
+                             lambda p: p.write_text(json.dumps(manifest, indent=1, sort_keys=True)))
+        except OSError as exc:
+            raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
+        self.manifest = manifest
+
+    def _check_ours(self):
+        """StoreError unless the path is a store, or a place where fisim may make one."""
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(f"{self.path} exists and is not a directory")
+        if (self.path.is_dir() and not self.manifest_path.exists()
+                and any(p.name != LOCK for p in self.path.iterdir())):
             raise StoreError(f"{self.path} is not empty and has no {MANIFEST}; use a new or empty directory")
-        (self.path / "chunks").mkdir(parents=True, exist_ok=True)
-        atomic_write(self.manifest_path, lambda p: p.write_text(json.dumps(manifest, indent=1, sort_keys=True)))
+
+    def _has_results(self):
+        return any(any((self.path / d).glob("*.parquet")) for d in ("chunks", "games"))
 
     def read_manifest(self):
+        """The manifest, checked to be whole and of this store format."""
         try:
-            return json.loads(self.manifest_path.read_text())
+            manifest = json.loads(self.manifest_path.read_text())
         except FileNotFoundError:
             raise StoreError(f"{self.path} is not a fisim results directory (no {MANIFEST})") from None
         except (OSError, ValueError) as exc:
             raise StoreError(f"{self.manifest_path} cannot be read: {exc}") from None
-
-    def has_chunk(self, cell_key, chunk):
-        return self.chunk_path(cell_key, chunk).exists()
+        check_manifest(manifest, self.manifest_path)
+        return manifest
 
     def write_chunk(self, record, games_frame=None):
+        """Store a chunk (and its per-game rows), described by its metadata; whole or not at all."""
+        manifest = self.manifest or self.read_manifest()
+        meta = _description(record, manifest)
         if games_frame is not None:
             path = self.games_path(record["cell"], record["chunk"])
             path.parent.mkdir(exist_ok=True)
             atomic_write(path, lambda p: games_frame.to_parquet(p, index=False))
-        table = pa.Table.from_pylist([record])
+        table = pa.Table.from_pylist([record]).replace_schema_metadata({META_KEY: json.dumps(meta)})
         atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
 
-    def read_chunks(self):
-        """All finished chunks as a DataFrame (one row per chunk)."""
-        files = sorted((self.path / "chunks").glob("*.parquet"))
-        if not files:
-            return pd.DataFrame(columns=["cell", "chunk", "games"])
-        parts = []
-        for f in files:
+    def read_chunks(self, manifest=None, rejected=None):
+        """Every chunk file, verified against the manifest, as a DataFrame (one row per chunk). A
+        file that fails raises ChunkError, or, with `rejected`, is passed to rejected(error) and
+        left out."""
+        manifest = manifest or self.read_manifest()
+        folder = self.path / "chunks"
+        if not folder.is_dir():
+            raise StoreError(f"{self.path} has no chunks directory: no game of this sweep has been stored; "
+                             "run the same sweep again")
+        cells = {c["key"] for c in manifest["cells"]}
+        expected = fingerprint(manifest)
+        records = []
+        for path in sorted(folder.glob("*.parquet")):
             try:
-                parts.append(pq.read_table(f).to_pandas())
-            except (OSError, pa.ArrowException) as exc:
-                raise StoreError(f"chunk file {f.name} in {self.path} is damaged ({exc.__class__.__name__}); "
-                                 "delete it and run the sweep again to replay that chunk") from None
-        return pd.concat(parts, ignore_index=True)
+                records.append(_verified(path, manifest, cells, expected))
+            except ChunkError as exc:
+                if rejected is None:
+                    raise
+                rejected(exc)
+        return pd.DataFrame(records) if records else pd.DataFrame(columns=["cell", "chunk", "games", "wins"])
+
+
+def _description(record, manifest):
+    """What a chunk says about itself: its place in the sweep, the seed, the fingerprint of the
+    manifest, and a checksum of all of that and of the record's content."""
+    meta = {"cell": record["cell"], "chunk": record["chunk"], "first_game": record["first_game"],
+            "games": record["games"], "seed": manifest["seed"], "fingerprint": fingerprint(manifest)}
+    return {**meta, "checksum": _checksum(meta, record)}
+
+
+def _checksum(meta, record):
+    return _sha256({**{k: v for k, v in meta.items() if k != "checksum"}, "content": record})
+
+
+def _verified(path, manifest, cells, expected_fingerprint):
+    """The record of chunk file `path`, or ChunkError saying how it does not belong to the store."""
+    name = CHUNK_NAME.fullmatch(path.name)
+    if not name:
+        raise ChunkError(path, "is not named like a chunk (<cell>-<chunk>.parquet); remove it")
+    try:
+        table = pq.read_table(path)
+        described = META_KEY in (table.schema.metadata or {})
+        meta = json.loads(table.schema.metadata[META_KEY]) if described else None
+        record = table.to_pylist()[0]
+    except Exception as exc:        # any way a damaged Parquet file fails to decode
+        raise ChunkError(path, f"is damaged ({exc.__class__.__name__}); delete it and run the sweep again "
+                               "to replay that chunk") from None
+    if not described:
+        raise ChunkError(path, "has no chunk description: written by an older fisim or another program")
+    if (not isinstance(meta, dict) or set(meta) != DESCRIPTION_KEYS or set(record) != set(CHUNK_COLUMNS)
+            or meta["checksum"] != _checksum(meta, record)):
+        raise ChunkError(path, "does not match its checksum: it is damaged; delete it and run the sweep again")
+    cell, chunk = name[1], int(name[2])
+    size = manifest["chunk_size"]
+    first, games = chunk * size, chunk_size(manifest["target"], size, chunk)
+    if (meta["cell"], meta["chunk"]) != (cell, chunk) or (record["cell"], record["chunk"]) != (cell, chunk):
+        problem = f"holds chunk {meta['chunk']} of cell {meta['cell']}, not what its name says"
+    elif cell not in cells:
+        problem = "is of a cell this sweep does not have"
+    elif meta["seed"] != manifest["seed"]:
+        problem = f"was played with seed {meta['seed']}, not this sweep's seed {manifest['seed']}"
+    elif meta["fingerprint"] != expected_fingerprint:
+        problem = "was played under another configuration (its fingerprint differs from the manifest's)"
+    elif (meta["first_game"], meta["games"], record["first_game"], record["games"]) != (first, games, first, games):
+        problem = (f"holds games {meta['first_game']}.. ({meta['games']} games), not games {first}.. "
+                   f"({games} games) as chunk {chunk} of this sweep")
+    else:
+        problem = _inconsistency(record)
+    if problem:
+        raise ChunkError(path, f"{problem}; delete it and run the same sweep again to replay that chunk")
+    return record
+
+
+def _inconsistency(record):
+    """What in a chunk's aggregates does not add up, or None."""
+    games, wins = record["games"], record["wins"]
+    bits = np.unpackbits(np.frombuffer(record["win_bits"], np.uint8))
+    if games <= 0 or not 0 <= wins <= games:
+        return f"is inconsistent ({wins} wins in {games} games)"
+    if len(bits) < games or int(bits[:games].sum()) != wins or bits[games:].any():
+        return "is inconsistent (its per-game wins do not add up to its win count)"
+    if sum(record["turns_hist"]) != games or sum(record["treasures_hist"]) != games:
+        return "is inconsistent (its turn or treasure counts do not add up to its games)"
+    if sum(record[f"cause_{c}"] for c in CAUSES) > games - wins:
+        return "is inconsistent (more loss causes than lost games)"
+    return None
+
+
+def read_store(path):
+    """(manifest, chunks) of a results directory for a reader: the manifest checked, every chunk
+    verified against it, and no chunk missing before one that is there. StoreError otherwise."""
+    store = Store(path)
+    manifest = store.read_manifest()
+    chunks = store.read_chunks(manifest)
+    for cell in manifest["cells"]:
+        numbers = sorted(int(k) for k in chunks.loc[chunks["cell"] == cell["key"], "chunk"])
+        gap = next((k for k, n in enumerate(numbers) if n != k), None)
+        if gap is not None:
+            label = ", ".join(str(cell[k]) for k in SETTINGS)
+            raise StoreError(f"chunk file {cell['key']}-{gap:06d}.parquet of cell [{label}] is missing from "
+                             f"{store.path / 'chunks'}; run the same sweep again to replay it")
+    return manifest, chunks
 
 
 def target_reached(target, wins, games):
@@ -125,10 +337,10 @@ def target_reached(target, wins, games):
 
 
 def chunk_size(target, size, chunk):
-    """Games in chunk number `chunk` of a cell (the last chunk of a fixed count may be short)."""
-    if "games" in target:
-        return max(0, min(size, target["games"] - chunk * size))
-    return size
+    """Games in chunk number `chunk` of a cell: the last chunk before a fixed count, or before an
+    adaptive target's cap, may be short."""
+    limit = target["games"] if "games" in target else target["max_games"]
+    return max(0, min(size, limit - chunk * size))
 
 
 def counted_chunks(chunks, cell_key, target):
@@ -150,16 +362,18 @@ def counted_chunks(chunks, cell_key, target):
 def load(path):
     """The aggregates of a results directory: one row per cell with its settings, games, wins,
     win rate and 95% Wilson interval, loss-cause shares, mean turns and treasures."""
-    store = Store(path)
-    manifest = store.read_manifest()
-    chunks = store.read_chunks()
+    return cell_table(*read_store(path))
+
+
+def cell_table(manifest, chunks):
+    """fisim.store.load's table from a store's verified manifest and chunks."""
     rows = []
     for cell in manifest["cells"]:
         done, complete = counted_chunks(chunks, cell["key"], manifest["target"])
         games = int(done["games"].sum())
         wins = int(done["wins"].sum()) if games else 0
         low, high = wilson(wins, games)
-        row = {k: cell[k] for k in ("layout", "level", "players", "team", "policy", "rules")}
+        row = {k: cell[k] for k in SETTINGS}
         row.update(cell=cell["key"], games=games, wins=wins, rate=wins / games if games else np.nan,
                    ci_low=low, ci_high=high, complete=complete)
         for name in CAUSES:

@@ -6,24 +6,31 @@ machines: a sweep resumed after an interruption, or run on a Dask cluster, gives
 """
 import math
 
-import numpy as np
-
 import fisim
 from fisim.rules.config import RULES_VERSION
-from fisim.rules.layouts import load_layout
-from fisim.store import Store, chunk_record, chunk_size, load, target_reached
+from fisim.rules.layouts import BUILTIN_NAMES, load_layout
+from fisim.store import (CHUNK_NAME, STORE_FORMAT, Store, chunk_record, chunk_size, file_digest, load,
+                         target_reached)
 
 CHUNK = 50_000
 
 
+class BackendError(RuntimeError):
+    """The Dask cluster could not be reached, or failed during the sweep."""
+
+
 def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
-    """What identifies a sweep: a store is only ever extended by the same manifest."""
+    """What identifies a sweep: a store is only ever extended by the same manifest. User policy and
+    layout files enter it by content ("files"), so an edited file is never mixed into a store."""
     from policies import load_policy
     policies = {name: str(load_policy(name).VERSION) for name in sorted({c.policy for c in cells})}
+    user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
+                        | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
     return {
-        "fisim_version": fisim.__version__, "rules_version": RULES_VERSION, "policies": policies,
+        "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
+        "policies": policies, "files": {path: file_digest(path) for path in user_files},
         "seed": seed, "chunk_size": chunk, "target": target, "per_game": per_game,
-        "cells": [{"key": c.key, "layout": load_layout(c.layout).name, "layout_shape": list(load_layout(c.layout).rows),
+        "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
                    "rules": c.rules_label} for c in cells],
     }
@@ -32,16 +39,14 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
 def play_chunk(cell, chunk, size, seed, threads, per_game, chunk_games):
     """Play one chunk of a cell: its aggregate record and, with per_game, its per-game frame."""
     from fisim import engine
-    from fisim.simulation import EngineError, games_frame
+    from fisim.simulation import check_games, games_frame
     from policies import load_policy
     policy = load_policy(cell.policy)
     layout = load_layout(cell.layout)
     first = chunk * chunk_games
     rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads)
-    if (rows[:, 0] == 3).any():
-        bad = first + int(np.flatnonzero(rows[:, 0] == 3)[0])
-        raise EngineError(f"policy {cell.policy}: game {bad} of cell {cell.key} made an illegal choice")
-    frame = games_frame(rows, cell.config, layout.name, f"{policy.NAME}@{policy.VERSION}", seed, first) if per_game else None
+    check_games(rows, policy.NAME, first)
+    frame = games_frame(rows, cell.config, cell.layout_label, f"{policy.NAME}@{policy.VERSION}", seed, first) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 
 
@@ -66,21 +71,35 @@ class DaskBackend:
 
     def __init__(self, address=None, workers=None):
         from dask.distributed import Client, LocalCluster
-        if address:
-            self.cluster = None
-            self.client = Client(address)
-        else:
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
+        self.cluster = None
+        try:
+            if address:
+                self.client = Client(address, timeout=10)
+            else:
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+                self.client = Client(self.cluster)
+        except Exception as exc:        # whatever distributed raises for a bad or dead address
+            if self.cluster is not None:
+                self.cluster.close()
+            raise BackendError(f"cannot start the Dask cluster {address or ''}: {_first_line(exc)}") from None
 
     def run(self, tasks, seed, per_game, chunk_games):
         from dask.distributed import as_completed
+        from fisim.simulation import EngineError
+        from policies import PolicyError
         futures = [self.client.submit(play_chunk, cell, chunk, size, seed, 1, per_game, chunk_games, pure=False)
                    for cell, chunk, size in tasks]
         try:
             for future in as_completed(futures):
-                yield future.result()
+                try:
+                    result = future.result()
+                except (EngineError, PolicyError):
+                    raise
+                except Exception as exc:    # the scheduler or a worker died, the connection broke
+                    raise BackendError(f"the Dask cluster failed during the sweep: {_first_line(exc)}; "
+                                       "finished chunks are kept: run the same command to resume") from None
+                yield result
         finally:
             for f in futures:
                 f.cancel()
@@ -89,6 +108,10 @@ class DaskBackend:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _first_line(exc):
+    return (str(exc).strip().splitlines() or [exc.__class__.__name__])[0]
 
 
 def warm(cells):
@@ -110,46 +133,64 @@ def _progress_of(records, target):
     return games, k, target_reached(target, wins, games)
 
 
-def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK):
+def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK,
+              warn=None):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
-    fisim.store.load(out). Chunks already in the store are not played again. `progress(games,
-    cells_done)` is called as chunks and cells finish."""
+    fisim.store.load(out). Chunks already in the store are not played again; a chunk file of this
+    sweep that fails verification is deleted and played again, with `warn(text)`. `progress(games,
+    cells_done)` is called as chunks and cells finish. The store is locked while the sweep runs."""
     target = target or {"games": 10_000}
     store = Store(out)
-    store.open(manifest_for(cells, seed, target, per_game, chunk_games))
-    records = {c.key: {} for c in cells}
-    for _, row in store.read_chunks().iterrows():
-        if row["cell"] in records:
-            records[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]))
     backend = backend or LocalBackend()
     try:
-        warmed = False
-        while True:
-            tasks = []
-            for cell in cells:
-                _, next_chunk, complete = _progress_of(records[cell.key], target)
-                if complete:
-                    continue
-                if "games" in target:       # a fixed count: every missing chunk at once
-                    wanted = range(next_chunk, math.ceil(target["games"] / chunk_games))
-                else:                       # adaptive: the next chunk, then look again
-                    wanted = [next_chunk]
-                tasks += [(cell, k, chunk_size(target, chunk_games, k)) for k in wanted if k not in records[cell.key]]
-            if not tasks:
-                break
-            if not warmed:
-                warm(cells)
-                warmed = True
-            for record, frame in backend.run(tasks, seed, per_game, chunk_games):
-                store.write_chunk(record, frame)
-                cell_records = records[record["cell"]]
-                before = _progress_of(cell_records, target)[2]
-                cell_records[record["chunk"]] = (record["wins"], record["games"])
-                if progress:
-                    progress(record["games"], int(_progress_of(cell_records, target)[2] and not before))
+        with store.lock():
+            store.open(manifest_for(cells, seed, target, per_game, chunk_games))
+            records = {c.key: {} for c in cells}
+            for _, row in store.read_chunks(store.manifest, lambda error: _replace(error, records, warn)).iterrows():
+                records[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]))
+            _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
     finally:
         backend.close()
     return load(out)
+
+
+def _replace(error, records, warn):
+    """A chunk file that failed verification: delete it to play it again if it is named as a chunk
+    of this sweep, else stop (it is not ours to delete)."""
+    name = CHUNK_NAME.fullmatch(error.path.name)
+    if not name or name[1] not in records:
+        raise error
+    if warn:
+        warn(f"{error}; playing it again")
+    error.path.unlink()
+
+
+def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):
+    """Play and store the chunks each cell still needs; `records` is {cell key: {chunk: (wins, games)}}."""
+    warmed = False
+    while True:
+        tasks = []
+        for cell in cells:
+            _, next_chunk, complete = _progress_of(records[cell.key], target)
+            if complete:
+                continue
+            if "games" in target:       # a fixed count: every missing chunk at once
+                wanted = range(next_chunk, math.ceil(target["games"] / chunk_games))
+            else:                       # adaptive: the next chunk, then look again
+                wanted = [next_chunk]
+            tasks += [(cell, k, chunk_size(target, chunk_games, k)) for k in wanted if k not in records[cell.key]]
+        if not tasks:
+            return
+        if not warmed:
+            warm(cells)
+            warmed = True
+        for record, frame in backend.run(tasks, seed, per_game, chunk_games):
+            store.write_chunk(record, frame)
+            cell_records = records[record["cell"]]
+            before = _progress_of(cell_records, target)[2]
+            cell_records[record["chunk"]] = (record["wins"], record["games"])
+            if progress:
+                progress(record["games"], int(_progress_of(cell_records, target)[2] and not before))
 
 
 def format_table(frame):

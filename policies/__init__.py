@@ -26,6 +26,8 @@ class PolicyError(ValueError):
 
 def load_policy(name):
     """The policy module for a registry name (optionally `name@version`) or a .py file path."""
+    if not isinstance(name, str):
+        raise PolicyError(f"policy must be a name ({', '.join(BUILTIN)}) or a .py file path, not {name!r}")
     if name.endswith(".py"):
         return _load_file(Path(name))
     base, _, version = name.partition("@")
@@ -52,4 +54,8 @@ def _load_file(path):
         raise PolicyError(f"policy file {path} defines no decide() function")
     module.NAME = getattr(module, "NAME", path.stem)
     module.VERSION = getattr(module, "VERSION", 1)
+    taken = next((n for n in (module.NAME, path.stem) if n in BUILTIN), None)
+    if taken:       # results would show it as the built-in policy
+        raise PolicyError(f"policy file {path} is called {taken!r}, the name of a built-in policy; "
+                          "give it another NAME and file name")
     return module

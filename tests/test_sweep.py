@@ -171,3 +171,18 @@ def test_paired_difference_interval():
     d = a.astype(int) - b.astype(int)
     assert diff == pytest.approx(d.mean())
     assert high - diff == pytest.approx(1.959963984540054 * d.std() / np.sqrt(len(d)))
+
+
+def test_every_chunk_describes_itself(tmp_path):
+    from fisim.store import META_KEY, fingerprint
+    out = tmp_path / "out"
+    run_sweep(small_cells(), out, 7, {"games": 2500}, chunk_games=1000)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["store_format"] == 2
+    described = [json.loads(pq.read_schema(f).metadata[META_KEY]) for f in sorted((out / "chunks").glob("*.parquet"))]
+    assert len(described) == 4 * 3
+    for meta in described:
+        assert meta["seed"] == 7 and meta["fingerprint"] == fingerprint(manifest)
+        assert (meta["first_game"], meta["games"]) == (1000 * meta["chunk"], [1000, 1000, 500][meta["chunk"]])
+        assert len(meta["checksum"]) == 64
+    assert {m["cell"] for m in described} == {c["key"] for c in manifest["cells"]}

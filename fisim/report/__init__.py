@@ -29,6 +29,7 @@ def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=
     directory/report): report.html, report.md and figures/<section>.png|svg, as `formats` asks.
     Returns the paths written. A missing or damaged store raises fisim.store.StoreError; a store
     whose sweep has not finished gives a report with a warning, also passed to `warn(text)`."""
+    from fisim.files import atomic_write
     from fisim.report import data, figures, html, markdown, sections
     sweep = data.read(directory)
     report = sections.build(sweep, title)
@@ -50,7 +51,7 @@ def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=
             if fmt in formats:
                 path = out / "figures" / f"{s.id}.{fmt}"
                 path.parent.mkdir(exist_ok=True)
-                path.write_bytes(rendered[fmt])
+                atomic_write(path, lambda p, data=rendered[fmt]: p.write_bytes(data))
                 written.append(path)
                 files.setdefault(s.id, f"figures/{s.id}.{fmt}")
         if "html" in formats:
@@ -59,10 +60,12 @@ def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=
             images[s.id] = html.embed(kind, rendered[kind], size)
     if "html" in formats:
         path = out / "report.html"
-        path.write_text(html.render(report, images, sweep.name), encoding="utf-8")
+        text = html.render(report, images, sweep.name)
+        atomic_write(path, lambda p: p.write_text(text, encoding="utf-8"))
         written.append(path)
     if "md" in formats:
         path = out / "report.md"
-        path.write_text(markdown.render(report, files, sweep.name), encoding="utf-8")
+        text = markdown.render(report, files, sweep.name)
+        atomic_write(path, lambda p: p.write_text(text, encoding="utf-8"))
         written.append(path)
     return written

@@ -20,12 +20,9 @@ import pandas as pd
 from fisim.compare import paired_difference
 from fisim.rules.constants import LEVELS, N_ROLES, ROLE_NAMES
 from fisim.stats import wilson
-from fisim.store import CAUSES, Store, StoreError, target_reached
+from fisim.store import CAUSES, SETTINGS, StoreError, read_store, target_reached
 
 LEVEL_ORDER = list(LEVELS)
-SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
-CHUNK_COLUMNS = ("cell", "chunk", "games", "wins", "turns_hist", "treasures_hist", "role_games", "role_wins",
-                 "win_bits", *(f"cause_{c}" for c in CAUSES))
 BASELINE_VALUES = {"layout": "standard", "rules": "official"}
 
 
@@ -74,28 +71,7 @@ class Sweep:
 
 def read(path):
     """Read and check a results directory; StoreError (one line) when it is missing or damaged."""
-    store = Store(path)
-    manifest = store.read_manifest()
-    where = store.manifest_path
-    if not isinstance(manifest, dict):
-        raise StoreError(f"{where} is not a fisim manifest (not a JSON object)")
-    for key in ("cells", "target", "policies"):
-        if key not in manifest:
-            raise StoreError(f"{where} is damaged: it has no {key!r} entry")
-    if not manifest["cells"]:
-        raise StoreError(f"{where} lists no cells")
-    for cell in manifest["cells"]:
-        missing = [k for k in ("key", *SETTINGS) if k not in cell]
-        if missing:
-            raise StoreError(f"{where} is damaged: a cell has no {missing[0]!r}")
-    if not (store.path / "chunks").is_dir():
-        raise StoreError(f"{store.path} has no chunks directory: no game of this sweep has been stored")
-    chunks = store.read_chunks()
-    if len(chunks):
-        absent = [c for c in CHUNK_COLUMNS if c not in chunks.columns]
-        if absent:
-            raise StoreError(f"chunk files in {store.path} lack the column {absent[0]!r}: written by another "
-                             "fisim version or damaged")
+    manifest, chunks = read_store(path)
     rows, bits, incomplete = [], {}, []
     by_cell = {}
     for chunk in chunks.to_dict("records"):
@@ -104,16 +80,10 @@ def read(path):
         key = cell["key"]
         label = ", ".join(str(cell[k]) for k in SETTINGS)
         mine = sorted(by_cell.get(key, []), key=lambda c: int(c["chunk"]))
-        gap = next((k for k, c in enumerate(mine) if int(c["chunk"]) != k), None)
-        if gap is not None:
-            raise StoreError(f"chunk file {key}-{gap:06d}.parquet of cell [{label}] is missing from "
-                             f"{store.path / 'chunks'}; run the same sweep again to replay it")
         done, complete = _counted(mine, manifest["target"])
         if not done:
-            raise StoreError(f"cell [{label}] has no finished games in {store.path}; run the same sweep "
+            raise StoreError(f"cell [{label}] has no finished games in {path}; run the same sweep "
                              "again to complete it")
-        for chunk in done:
-            _check_chunk(chunk, store.path)
         if not complete:
             incomplete.append(label)
         row = {k: cell[k] for k in SETTINGS}
@@ -143,24 +113,6 @@ def _counted(chunks, target):
         games += int(chunk["games"])
         done.append(chunk)
     return done, target_reached(target, wins, games)
-
-
-def _check_chunk(chunk, path):
-    name = f"{chunk['cell']}-{int(chunk['chunk']):06d}.parquet"
-    games, wins = int(chunk["games"]), int(chunk["wins"])
-    bits = np.unpackbits(np.frombuffer(chunk["win_bits"], np.uint8))
-    problem = None
-    if games <= 0 or not 0 <= wins <= games:
-        problem = f"{wins} wins in {games} games"
-    elif len(bits) < games or int(bits[:games].sum()) != wins or bits[games:].any():
-        problem = "its per-game wins do not add up to its win count"
-    elif int(np.sum(chunk["turns_hist"])) != games:
-        problem = "its turn counts do not add up to its games"
-    elif sum(int(chunk[f"cause_{c}"]) for c in CAUSES) > games - wins:
-        problem = "more loss causes than lost games"
-    if problem:
-        raise StoreError(f"chunk file {name} in {path} is inconsistent ({problem}); delete it and run "
-                         "the sweep again to replay that chunk")
 
 
 def _sum_arrays(arrays, width=0):

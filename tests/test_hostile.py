@@ -1,0 +1,428 @@
+"""Hostile input (issue 17): a store nothing can silently corrupt, and every bad input, damaged
+file or failing run ends in one line, never a traceback or a wrong number."""
+import errno
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fisim
+from fisim import grid
+from fisim.cli import main
+from fisim.compare import compare
+from fisim.report import data
+from fisim.rules.config import ConfigError
+from fisim.store import Store, StoreError, chunk_record
+from fisim.sweep import manifest_for, run_sweep
+from policies import PolicyError, load_policy
+
+FISIM = Path(sys.executable).parent / "fisim"
+CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
+TARGET = {"games": 3000}
+# the same policy text as tests/test_policies.py, so that its compiled runner is shared
+ILLEGAL = "from numba import njit\nNAME = 'too-far'\n@njit\ndef decide(pub, options, n, mem, rng):\n    return n\n"
+RAISES = ("from numba import njit\nNAME = 'raiser'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
+          "    if n > 0:\n        raise ValueError('no thanks')\n    return 0\n")
+LOOPS = ("from numba import njit\nNAME = 'looper'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
+         "    while pub[122] == 4:\n        mem[1] += 1\n    return 0\n")     # 122: P_PLAYERS
+
+
+def cli(capsys, *args):
+    """Run the fisim command line in this process: (exit status, stdout, stderr)."""
+    try:
+        main([str(a) for a in args])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def refused(result, *words, code=2):
+    status, _, err = result
+    lines = err.strip().splitlines()
+    assert status == code and len(lines) == 1 and lines[0].startswith("fisim"), (status, err)
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]
+
+
+def chunk_files(store):
+    return sorted((Path(store) / "chunks").glob("*.parquet"))
+
+
+def contents(store):
+    return {f.name: f.read_bytes() for f in chunk_files(store)}
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory):
+    """A small sweep (2 cells x 3 chunks), the same sweep with another seed, and with another --games."""
+    root = tmp_path_factory.mktemp("stores")
+    run_sweep(CELLS, root / "good", 1, TARGET, chunk_games=1000)
+    run_sweep(CELLS, root / "seed2", 2, TARGET, chunk_games=1000)
+    run_sweep(CELLS, root / "games4000", 1, {"games": 4000}, chunk_games=1000)
+    return root
+
+
+@pytest.fixture
+def good(stores, tmp_path):
+    shutil.copytree(stores / "good", tmp_path / "store")
+    return tmp_path / "store"
+
+
+# --- 1. one writer at a time -------------------------------------------------------------------
+
+def test_a_second_writer_is_refused_in_one_line(good, capsys):
+    with Store(good).lock():
+        with pytest.raises(StoreError, match=rf"being written by another fisim sweep \(pid {os.getpid()} on host"):
+            run_sweep(CELLS, good, 1, TARGET, chunk_games=1000)
+        refused(cli(capsys, "sweep", "--levels", "normal,elite", "--players", "2", "--policies", "random",
+                    "--games", "3000", "--chunk-games", "1000", "--seed", "1", "--out", good, "--no-report"),
+                "being written by another fisim sweep")
+
+
+def test_a_lock_left_by_a_killed_sweep_is_taken_over(good):
+    code = f"import os, signal\nfrom fisim.store import Store\nwith Store({str(good)!r}).lock():\n" \
+           "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    r = subprocess.run([sys.executable, "-c", code], timeout=120)
+    assert r.returncode == -signal.SIGKILL
+    assert "pid" in (good / "lock").read_text()
+    before = contents(good)
+    frame = run_sweep(CELLS, good, 1, TARGET, chunk_games=1000)
+    assert (good / "lock").read_text().startswith(f"pid {os.getpid()} ")
+    assert contents(good) == before and list(frame["games"]) == [3000, 3000]
+
+
+def test_two_sweeps_of_different_seeds_started_together_never_mix(tmp_path):
+    out = tmp_path / "out"
+    common = ["sweep", "--levels", "normal,elite", "--players", "2", "--policies", "random", "--games", "4000",
+              "--chunk-games", "1000", "--threads", "1", "--no-report", "--quiet", "--out", str(out)]
+    procs = [subprocess.Popen([str(FISIM), *common, "--seed", str(s)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for s in (0, 1)]
+    results = [(p.wait(timeout=900), p.stderr.read()) for p in procs]
+    assert sorted(code for code, _ in results) == [0, 2], results
+    err = next(e for code, e in results if code == 2)
+    assert len(err.strip().splitlines()) == 1 and ("being written" in err or "differs in: seed" in err)
+    frame = fisim.load(out)                                     # every chunk verified against one manifest
+    assert list(frame["games"]) == [4000, 4000]
+
+
+# --- 2. chunks describe themselves and every reader checks them --------------------------------
+
+def _tamper(store, stores, how):
+    """Damage `store` as `how` says; the name of the chunk file a reader must blame."""
+    files = chunk_files(store)
+    a0, a1, b0 = files[0], files[1], files[3]                   # cell A chunks 0, 1; cell B chunk 0
+    if how == "chunk of another seed":
+        shutil.copy(stores / "seed2" / "chunks" / a1.name, a1)
+        return a1.name, "seed 2"
+    if how == "chunk of another --games":
+        shutil.copy(stores / "games4000" / "chunks" / a1.name, a1)
+        return a1.name, "another configuration"
+    if how == "one cell's chunk over another's":
+        shutil.copy(a0, b0)
+        return b0.name, "not what its name says"
+    if how == "a chunk under a later name":
+        later = a0.with_name(a0.name.replace("-000000", "-000007"))
+        shutil.copy(a0, later)
+        return later.name, "not what its name says"
+    if how == "a foreign file":
+        (store / "chunks" / "notes.parquet").write_bytes(a0.read_bytes())
+        return "notes.parquet", "not named like a chunk"
+    if how == "a chunk of the old format":
+        import pyarrow.parquet as pq
+        pq.write_table(pq.read_table(a1).replace_schema_metadata(None), a1)
+        return a1.name, "older fisim"
+    if how == "a deleted chunk":
+        a1.unlink()
+        return a1.name, "missing"
+    raise AssertionError(how)
+
+
+TAMPERINGS = ["chunk of another seed", "chunk of another --games", "one cell's chunk over another's",
+              "a chunk under a later name", "a foreign file", "a chunk of the old format", "a deleted chunk"]
+
+
+@pytest.mark.parametrize("how", TAMPERINGS)
+def test_every_reader_names_a_chunk_that_does_not_belong(good, stores, how, capsys):
+    name, words = _tamper(good, stores, how)
+    for read in (fisim.load, lambda p: compare(p, "level"), data.read):
+        with pytest.raises(StoreError) as info:
+            read(good)
+        assert name in str(info.value) and words in str(info.value) and "\n" not in str(info.value)
+    refused(cli(capsys, "compare", good, "--by", "level"), name)
+    refused(cli(capsys, "report", good, "--format", "md"), name)
+    assert not (good / "report" / "report.md").exists()
+
+
+@pytest.mark.parametrize("how", [h for h in TAMPERINGS if h != "a foreign file"])
+def test_resume_replaces_what_it_can_prove_wrong(good, stores, how):
+    name, _ = _tamper(good, stores, how)
+    warnings = []
+    frame = run_sweep(CELLS, good, 1, TARGET, chunk_games=1000, warn=warnings.append)
+    assert contents(good) == contents(stores / "good")
+    assert frame.equals(fisim.load(stores / "good"))
+    assert how == "a deleted chunk" or any(name in w for w in warnings)
+
+
+def test_resume_will_not_delete_a_file_it_did_not_write(good, stores):
+    name, _ = _tamper(good, stores, "a foreign file")
+    with pytest.raises(StoreError, match=name):
+        run_sweep(CELLS, good, 1, TARGET, chunk_games=1000)
+    assert (good / "chunks" / name).exists()
+
+
+@settings(max_examples=150, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(0, 5), where=st.floats(0, 1, exclude_max=True), bit=st.integers(0, 7))
+def test_a_flipped_bit_in_a_chunk_is_refused_or_harmless(stores, which, where, bit):
+    """load gives the true numbers or a StoreError naming the file, never other numbers."""
+    store = stores / "good"
+    truth = fisim.load(store)
+    victim = chunk_files(store)[which]
+    original = victim.read_bytes()
+    damaged = bytearray(original)
+    damaged[int(where * len(original))] ^= 1 << bit
+    victim.write_bytes(bytes(damaged))
+    try:
+        assert fisim.load(store).equals(truth)
+    except StoreError as exc:
+        assert victim.name in str(exc) and "\n" not in str(exc)
+    finally:
+        victim.write_bytes(original)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("{}", "no 'fisim_version'"), ("[1, 2]", "not a JSON object"), ('{"store_format": 1}', "older fisim"),
+    ("", "cannot be read"),
+])
+def test_a_damaged_or_old_manifest_is_refused_by_every_command(good, capsys, text, words):
+    manifest = good / "manifest.json"
+    if text == '{"store_format": 1}':                           # the store of the previous fisim
+        old = json.loads(manifest.read_text())
+        del old["store_format"]
+        text = json.dumps(old)
+    manifest.write_text(text)
+    for args in (["compare", good], ["report", good], ["sweep", "--levels", "normal,elite", "--players", "2",
+                                                       "--policies", "random", "--games", "3000", "--out", good]):
+        refused(cli(capsys, *args), "manifest.json")
+    with pytest.raises(StoreError, match="manifest.json"):
+        fisim.load(good)
+
+
+def test_a_deleted_chunks_directory_is_named_and_resume_rebuilds_it(good, stores):
+    shutil.rmtree(good / "chunks")
+    with pytest.raises(StoreError, match="no chunks directory"):
+        fisim.load(good)
+    run_sweep(CELLS, good, 1, TARGET, chunk_games=1000)
+    assert contents(good) == contents(stores / "good")
+
+
+def test_a_sweep_that_failed_before_its_first_chunk_does_not_block_the_corrected_command(tmp_path, capsys):
+    out = tmp_path / "out"
+    Store(out).open(manifest_for(CELLS, 9, TARGET, False, 1000))      # what a failed sweep leaves
+    frame = run_sweep(CELLS, out, 1, TARGET, chunk_games=1000)
+    assert list(frame["games"]) == [3000, 3000] and json.loads((out / "manifest.json").read_text())["seed"] == 1
+
+
+def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
+    policy = tmp_path / "mine.py"
+    policy.write_text("from numba import njit\nNAME = 'mine'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
+                      "    return 0\n")
+    cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(str(policy)), [()])
+    store = Store(tmp_path / "out")
+    store.open(manifest_for(cells, 0, {"games": 2000}, False, 1000))
+    rows = np.zeros((1000, 13), np.int32)
+    rows[:, 0] = 2                                              # LOST, without running the engine
+    store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
+    policy.write_text(policy.read_text() + "# edited\n")
+    with pytest.raises(StoreError, match="differs in: files"):
+        run_sweep(cells, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
+
+
+def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):
+    frame = run_sweep(CELLS[:1], tmp_path / "out", 0, {"ci": 1e-9, "max_games": 700}, chunk_games=1000)
+    assert list(frame["games"]) == [700]
+
+
+# --- 3. one line for every bad input ----------------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "--threads", "999"], ["--threads 999", "at most"]),
+    (["sweep", "--threads", "999"], ["--threads 999"]),
+    (["simulate", "--seed", str(2**63)], ["--seed"]),
+    (["sweep", "--seed", str(2**64)], ["--seed"]),
+    (["replay", "--game", str(10**20)], ["--game"]),
+    (["simulate", "--games", str(10**18)], ["--games"]),
+    (["sweep", "--games", str(10**18)], ["chunks"]),
+    (["sweep", "--chunk-games", str(10**18)], ["--chunk-games"]),
+    (["sweep", "--ci", "nan"], ["--ci nan"]),
+    (["simulate", "--out", "missing-dir/games.parquet"], ["does not exist"]),
+    (["sweep", "--rules", "heli-all+heli-all,heli-all", "--levels", "normal", "--players", "2",
+      "--out", "not-empty"], ["not empty"]),
+])
+def test_bad_values_get_one_line_before_any_game_is_played(tmp_path, monkeypatch, capsys, args, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "not-empty").mkdir()
+    (tmp_path / "not-empty" / "x").write_text("")
+    refused(cli(capsys, *args), *words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-empty"]
+
+
+def test_a_read_only_output_is_refused_before_playing(tmp_path, capsys):
+    locked = tmp_path / "ro"
+    locked.mkdir()
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere; a read-only mount is checked by hand")
+    locked.chmod(0o500)
+    refused(cli(capsys, "simulate", "--out", locked / "g.parquet"), "not writable")
+    refused(cli(capsys, "sweep", "--out", locked / "store"), "cannot write")
+
+
+def test_duplicate_rule_switches_are_one_cell():
+    assert grid.parse_rules("heli-all+heli-all,heli-all") == [("heli-all",)]
+
+
+def test_a_dask_scheduler_that_is_not_there_is_one_line(tmp_path, capsys):
+    for address in ("bogus://x", "tcp://127.0.0.1:1"):
+        start = time.time()
+        line = refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random",
+                           "--games", "100", "--scheduler", address, "--out", tmp_path / "out", "--quiet"),
+                       "Dask", code=1)
+        assert address in line and time.time() - start < 60
+
+
+def test_disk_full_is_one_line_and_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    refused(cli(capsys, "simulate", "--games", "50", "--policy", "random", "--out", tmp_path / "g.parquet"),
+            "No space left on device", code=1)
+    refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "100",
+                "--per-game", "--out", tmp_path / "s", "--quiet", "--no-report"), "No space left on device", code=1)
+    assert [p.name for p in tmp_path.iterdir()] == ["s"] and chunk_files(tmp_path / "s") == []
+    assert not any(p.name.endswith(".tmp") for p in tmp_path.rglob("*"))
+
+
+def test_a_full_disk_while_writing_a_report_leaves_no_truncated_file(stores, tmp_path, monkeypatch, capsys):
+    def full(self, data):
+        with open(self, "wb") as f:
+            f.write(data[:100])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(Path, "write_bytes", full)
+    line = refused(cli(capsys, "report", stores / "good", "--out", tmp_path / "r", "--format", "png"),
+                   "No space left on device", code=1)
+    assert "None" not in line
+    assert [p for p in (tmp_path / "r").rglob("*") if p.is_file()] == []
+
+
+# --- failing policies: one line, non-zero ------------------------------------------------------
+
+@pytest.mark.parametrize("text, words", [(ILLEGAL, "not offered"), (RAISES, "raised ValueError")])
+def test_a_failing_policy_is_one_line_in_sweep_and_replay(tmp_path, capsys, text, words):
+    policy = tmp_path / ("too_far.py" if text == ILLEGAL else "raiser.py")
+    policy.write_text(text)
+    refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", policy, "--games", "50",
+                "--out", tmp_path / "out", "--quiet", "--no-report"), words)
+    refused(cli(capsys, "replay", "--players", "2", "--policy", policy), words)
+
+
+def test_ctrl_c_stops_a_policy_stuck_in_a_loop(tmp_path):
+    from fisim.simulation import simulate
+    policy = tmp_path / "looper.py"
+    policy.write_text(LOOPS)
+    assert len(simulate(players=2, policy=str(policy), games=1)) == 1  # compiled here; 2 players: it returns
+    proc = subprocess.Popen([str(FISIM), "simulate", "--players", "4", "--policy", str(policy), "--games", "10",
+                             "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(15)
+    assert proc.poll() is None, "with 4 players the policy never returns"
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) in (-signal.SIGINT, 130)
+
+
+# --- the Python API ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"policy": None}, "policy must be a name"),
+    ({"seed": 1.5}, "seed must be a whole number"),
+    ({"games": "100"}, "games must be a whole number"),
+    ({"seed": 2**63}, "seed must be"),
+    ({"threads": 999}, "threads must be"),
+    ({"layout": None}, "layout must be"),
+])
+def test_simulate_refuses_bad_arguments_in_one_line(kwargs, words):
+    from fisim.simulation import simulate
+    with pytest.raises((ConfigError, PolicyError)) as info:
+        simulate(**{"games": 10, **kwargs})
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_rules_given_as_one_string_are_one_switch():
+    from fisim.simulation import simulate
+    frame = simulate(players=1, rules="solo", games=20, policy="random")
+    assert set(frame["rules"]) == {"solo"}
+
+
+# --- user files are never mistaken for built-ins ----------------------------------------------
+
+def test_a_layout_file_named_like_a_built_in_island_keeps_its_own_name(tmp_path):
+    shutil.copy(_standard_file(tmp_path), tmp_path / "standard.txt")
+    names = grid.parse_layouts(f"standard,{tmp_path / 'standard.txt'}")
+    cells = grid.expand(names, ["normal"], [2], "random", ["random"], [()])
+    labels = [c["layout"] for c in manifest_for(cells, 0, TARGET, False)["cells"]]
+    assert labels == ["standard", "standard.txt"]
+    assert Path(names[1]).is_absolute()                         # Dask workers started elsewhere find it
+    shutil.copy(tmp_path / "standard.txt", tmp_path / "standard")
+    with pytest.raises(ConfigError, match="name of a built-in island"):
+        grid.parse_layouts(str(tmp_path / "standard"))
+
+
+def _standard_file(tmp_path):
+    from fisim.rules.layouts import load_layout
+    path = tmp_path / "shape.txt"
+    path.write_text("\n".join(load_layout("standard").rows) + "\n")
+    return path
+
+
+def test_a_policy_file_cannot_take_a_built_in_name(tmp_path):
+    for file_name, name in (("mine.py", "random"), ("random.py", "mine")):
+        path = tmp_path / file_name
+        path.write_text(f"NAME = {name!r}\ndef decide(pub, options, n, mem, rng):\n    return 0\n")
+        with pytest.raises(PolicyError, match="name of a built-in policy"):
+            load_policy(str(path))
+
+
+# --- property tests: no text on the command line or in a layout file ends in a traceback ------
+
+@settings(max_examples=200, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(option=st.sampled_from(["--levels", "--players", "--teams", "--layouts", "--policies", "--rules", "--games",
+                               "--ci", "--seed", "--chunk-games", "--max-games", "--threads"]),
+       value=st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=30))
+def test_any_sweep_option_value_is_accepted_or_refused_in_one_line(tmp_path_factory, capsys, option, value):
+    out = tmp_path_factory.mktemp("busy")
+    (out / "somebody-elses-file").write_text("")                # so that nothing is ever played
+    status, _, err = cli(capsys, "sweep", option, value, "--out", out, "--quiet", "--no-report")
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+@settings(max_examples=200, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(st.sampled_from("#.x \n\t\r"), max_size=80) | st.binary(max_size=60).map(
+    lambda b: b.decode("latin-1")))
+def test_any_layout_file_is_accepted_or_refused_in_one_line(tmp_path_factory, capsys, text):
+    path = tmp_path_factory.mktemp("layout") / "island.txt"
+    path.write_text(text, encoding="latin-1")
+    status, out, err = cli(capsys, "layouts", path)
+    assert (status == 0 and "tiles" in out) or (status == 2 and len(err.strip().splitlines()) == 1), err
