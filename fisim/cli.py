@@ -282,17 +282,22 @@ def report(directory, out, formats, title):
 @cli.command()
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--by", default="layout", show_default=True, metavar="AXIS",
-              help="layout, level, players, team, policy or rules.")
-def compare(directory, by):
+              help="layout, level, players, team (every team ranked), policy, rules, or role (each adventurer "
+                   "in random teams against the games without it).")
+@click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
+              help="text, csv or json (one row per comparison, rates as fractions).")
+def compare(directory, by, fmt):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.compare import AXES, compare as run, format_comparison
+    from fisim.compare import BY, compare as run, format_comparison
     from fisim.store import StoreError
-    if by not in AXES:
-        raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(AXES)}")
+    if by not in BY:
+        raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+    _check_format(fmt, TABLE_FORMATS)
     try:
-        click.echo(format_comparison(run(directory, by), by))
+        frame = run(directory, by)
     except StoreError as exc:
         raise UserError(str(exc)) from None
+    click.echo(format_comparison(frame, by) if fmt == "text" else _table_text(frame, fmt))
 
 
 @cli.command()
