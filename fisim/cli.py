@@ -146,7 +146,7 @@ def _table_text(frame, fmt):
     """A results table as CSV (with a header) or JSON (a list of records)."""
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
-    return frame.to_json(orient="records", indent=1)
+    return frame.to_json(orient="records", indent=1, double_precision=15)
 
 
 class _Null:
