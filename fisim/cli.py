@@ -263,8 +263,9 @@ def _write_report(directory, out, formats, title):
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot write the report: {exc.strerror}: {exc.filename}") from None
-    figures = sum(p.parent.name == "figures" for p in written)
-    named = [p.name for p in written if p.parent.name != "figures"] + ([f"{figures} figure files"] if figures else [])
+    grouped = {"figures": "figure files", "tables": "table files"}
+    named = [p.name for p in written if p.parent.name not in grouped]
+    named += [f"{n} {what}" for folder, what in grouped.items() if (n := sum(p.parent.name == folder for p in written))]
     click.echo(f"report: {out or os.path.join(directory, 'report')} ({', '.join(named)})")
 
 
@@ -272,7 +273,8 @@ def _write_report(directory, out, formats, title):
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--out", default=None, metavar="PATH", help="Report directory [default: DIRECTORY/report].")
 @click.option("--format", "formats", default="html,md,png", show_default=True, metavar="LIST",
-              help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures).")
+              help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures), "
+                   "csv (one file per table), json (every table in one file).")
 @click.option("--title", default=None, help="The report's title.")
 def report(directory, out, formats, title):
     """Write the balance report of a sweep's results DIRECTORY: HTML, Markdown and figures."""
