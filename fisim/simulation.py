@@ -170,11 +170,11 @@ class Tally:
         self.wins += int(won.sum())
         self.turns += int(rows[:, R_TURNS].sum(dtype=np.int64))
         self.treasures += int(rows[:, R_CAPTURED].sum(dtype=np.int64))
-        self.causes += [int((rows[:, R_CAUSE] == 1 << i).sum()) for i in range(len(LOSS_NAMES))]
-        roles = rows[:, R_ROLE:R_ROLE + 4]
-        present = np.stack([(roles == r).any(axis=1) for r in range(N_ROLES)])
-        self.role_games += present.sum(axis=1)
-        self.role_wins += (present & won).sum(axis=1)
+        self.causes += np.bincount(rows[:, R_CAUSE], minlength=1 << len(LOSS_NAMES))[1 << np.arange(len(LOSS_NAMES))]
+        roles = rows[:, R_ROLE:R_ROLE + 4]          # a role holds at most one seat; -1 for no one
+        self.role_games += np.bincount(roles[roles >= 0], minlength=N_ROLES)
+        won_roles = roles[won]
+        self.role_wins += np.bincount(won_roles[won_roles >= 0], minlength=N_ROLES)
         return self
 
     def rates(self):

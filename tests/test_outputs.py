@@ -89,6 +89,8 @@ def test_simulate_prints_each_adventurers_win_rate_and_machine_readable_rates():
         assert by_role.loc[role, "games"] == mine.sum() and by_role.loc[role, "count"] == frame["won"][mine].sum()
         assert by_role.loc[role, "ci_low"] - 1e-12 <= by_role.loc[role, "value"] <= by_role.loc[role, "ci_high"]
         assert re.search(rf"^  {role} .* {mine.sum():,}$", text.stdout, flags=re.M), role
+    losses = rows[rows["measure"] == "loss"].set_index("of")["count"]
+    assert losses.to_dict() == {c: int((frame["cause"] == c).sum()) for c in losses.index} and len(losses) == 4
     win = rows[rows["measure"] == "win"].iloc[0]
     assert win["count"] == frame["won"].sum() and win["games"] == 3000 and set(rows["policy"]) == {"random@1"}
     assert r"--format" in run("simulate", "--format", "xml").stderr and run("simulate", "--format", "xml").returncode == 2
