@@ -289,11 +289,14 @@ def _pairing_text(pooled):
     r, narrowing = pooled["correlation"].dropna(), pooled["narrowing"].dropna()
     if r.empty:
         return "The games' outcomes do not vary enough to measure how alike the paired games are."
-    span = lambda x, f: f(x.min()) if f(x.min()) == f(x.max()) else f"{f(x.min())} to {f(x.max())}"  # noqa: E731
-    return (f"The paired games' wins correlate by r = {span(r, lambda v: f'{v:.2f}')} across the rows, so the "
-            f"intervals are {span(narrowing, lambda v: f'{100 * v:.0f}%')} narrower than for two separate samples "
-            "of the same size" + (" — little gain: these settings change much of each game." if narrowing.max() < 0.2
-                                   else "."))
+
+    def span(values, fmt):
+        low, high = fmt(values.min()), fmt(values.max())
+        return low if low == high else f"{low} to {high}"
+    gain = " — little gain: these settings change much of each game." if narrowing.max() < 0.2 else "."
+    return (f"The paired games' wins correlate by r = {span(r, '{:.2f}'.format)} across the rows, so the intervals "
+            f"are {span(100 * narrowing, '{:.0f}%'.format)} narrower than for two separate samples of the same "
+            f"size{gain}")
 
 
 def _subtitle(sweep):
