@@ -9,8 +9,15 @@ import click
 from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
+from policies import BUILTIN, DEFAULT
 
+POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} is the strongest) "
+               "or a policy .py file.")
+RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
+              + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
+              + " (rule ids as in the rules contract).")
 OUT_SUFFIXES = (".parquet", ".csv")
+TABLE_FORMATS = ("text", "csv", "json")
 
 
 class UserError(click.ClickException):
@@ -52,10 +59,9 @@ def _setting_options(f):
                      help="Fix the adventurers in seat order; default: a random team each game."),
         click.option("--layout", default="standard", show_default=True, metavar="NAME|FILE",
                      help="A built-in island (see `fisim layouts`) or a layout file."),
-        click.option("--policy", default="random", show_default=True, metavar="NAME|FILE",
-                     help="Who plays: random, passive, or a policy .py file."),
+        click.option("--policy", default=DEFAULT, show_default=True, metavar="NAME|FILE", help=POLICY_HELP),
         click.option("--rules", "rules", multiple=True, metavar="SWITCH",
-                     help=f"A rule switch (repeatable): official, {', '.join(SWITCHES)}."),
+                     help="Rules, repeatable to combine switches: " + RULES_HELP),
         click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
                      help="Master seed; game i of a seed is always the same game."),
     ]
@@ -92,47 +98,83 @@ def cli():
 @cli.command()
 @_setting_options
 @click.option("--games", default=10_000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
-              help="Number of games (all are kept in memory; a sweep plays more).")
+              help="Number of games.")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")
-def simulate(level, players, team, layout, policy, rules, seed, games, threads, out):
-    """Play GAMES games of one setting and print the win rate, loss causes, turns and treasures."""
+@click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
+              help="How to print the results: text, csv or json (one row per rate, each with its n and 95% CI).")
+def simulate(level, players, team, layout, policy, rules, seed, games, threads, out, fmt):
+    """Play GAMES games of one setting and print the win rate, loss causes, each adventurer's win
+    rate, turns and treasures."""
     if out is not None and not out.endswith(OUT_SUFFIXES):
         raise UserError(f"--out {out}: the file name must end in .parquet or .csv")
     if out is not None:
         _check_out_file(out)
     _check_threads(threads)
+    _check_format(fmt, TABLE_FORMATS)
     _checked(level, players, team, layout, policy, rules)
-    from fisim.simulation import EngineError, simulate as run, summary, write_frame
+    from fisim.simulation import EngineError, Setting, Tally, write_games
+    setting = Setting(level, players, team, layout, policy, rules, seed)
+    tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
+        chunks = setting.play_chunks(games, threads, progress=bar.update, tally=tally)
         try:
-            frame = run(level, players, team, layout, policy, rules, games, seed, threads,
-                        progress=bar.update)
+            if out:
+                write_games(out, (setting.frame(rows, lo) for lo, rows in chunks))
+            else:
+                for _ in chunks:
+                    pass
         except EngineError as exc:
             raise UserError(str(exc)) from None
-    if out:
-        try:
-            write_frame(frame, out)
         except OSError as exc:
             raise _failure(exc) from None
-    click.echo(_format_summary(summary(frame), frame))
+    click.echo(_simulate_output(setting, tally, fmt))
 
 
-def _format_summary(s, frame):
-    low, high = s["ci"]
-    first = frame.iloc[0]
+def _check_format(fmt, choices):
+    if fmt not in choices:
+        raise UserError(f"unknown --format {fmt!r}; choose one of: {', '.join(choices)}")
+
+
+def _simulate_output(setting, tally, fmt):
+    """The results of `fisim simulate` as text for people, or one row per rate as CSV or JSON."""
+    config = setting.config
+    labels = {"layout": setting.island.name, "level": config.level, "players": config.players,
+              "team": "+".join(config.team) if config.team else "random", "policy": setting.policy_label,
+              "rules": config.rules_label, "seed": setting.seed}
+    rates = tally.rates()
+    if fmt != "text":
+        import pandas as pd
+        means = pd.DataFrame({"measure": ["mean turns", "mean treasures"], "of": "",
+                              "value": [tally.mean_turns, tally.mean_treasures], "games": tally.games})
+        table = pd.concat([rates.rename(columns={"rate": "value"}), means], ignore_index=True)
+        table = pd.concat([pd.DataFrame([labels] * len(table)), table], axis=1)
+        return _table_text(table, fmt)
+    win = rates.iloc[0]
     lines = [
-        f"{s['games']:,} games: {first['layout']}, {first['level']}, {first['players']} players, "
-        f"policy {first['policy']}, rules {first['rules']}",
-        f"win rate  {100 * s['win_rate']:6.2f}%   95% CI {100 * low:.2f}-{100 * high:.2f}%   "
-        f"({s['wins']:,} wins; the computer team's rate, not a human one)",
+        f"{tally.games:,} games: {labels['layout']}, {labels['level']}, {labels['players']} players, "
+        f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}",
+        f"win rate  {100 * win['rate']:6.2f}%   95% CI {100 * win['ci_low']:.2f}-{100 * win['ci_high']:.2f}%   "
+        f"({tally.wins:,} wins; the computer team's rate, not a human one)",
         "losses (share of all games, 95% CI):",
     ]
-    for name, (k, lo, hi) in s["causes"].items():
-        lines.append(f"  {name:<14}{100 * k / s['games']:6.2f}%   {100 * lo:.2f}-{100 * hi:.2f}%")
-    lines.append(f"mean turns {s['mean_turns']:.2f}   mean treasures captured {s['mean_treasures']:.3f}")
+    for _, r in rates[rates["measure"] == "loss"].iterrows():
+        lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+    if config.team is None:
+        lines.append("win rate of the games with each adventurer in the team (95% CI, games):")
+        for _, r in rates[rates["measure"] == "win with"].iterrows():
+            lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"
+                         f"   {r['games']:,}")
+    lines.append(f"mean turns {tally.mean_turns:.2f}   mean treasures captured {tally.mean_treasures:.3f}")
     return "\n".join(lines)
+
+
+def _table_text(frame, fmt):
+    """A results table as CSV (with a header) or JSON (a list of records)."""
+    if fmt == "csv":
+        return frame.to_csv(index=False).rstrip("\n")
+    return frame.to_json(orient="records", indent=1, double_precision=15)
 
 
 class _Null:
@@ -162,7 +204,7 @@ def replay(level, players, team, layout, policy, rules, seed, game):
         raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
              f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}")
-    click.echo(format_transcript(rec.events, island, title), nl=False)
+    click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
 
 @cli.command()
@@ -171,9 +213,10 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--teams", default="random", show_default=True,
               help="random (a random team each game), all (every team of each size), or teams like diver+pilot,engineer+explorer+messenger.")
 @click.option("--layouts", "layouts_text", default="standard", show_default=True, help="Islands: names, all, or layout files.")
-@click.option("--policies", "policies_text", default=None, help="Policies to compare (default: the strongest built-in).")
+@click.option("--policies", "policies_text", default=None,
+              help=f"Policies to compare, comma-separated (default: {DEFAULT}). " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
-              help="Rule variants, each a cell: official,navigator-plain,heli-all+no-heli-rescue,...")
+              help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue. " + RULES_HELP)
 @click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 20000].")
 @click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
               help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
@@ -271,8 +314,9 @@ def _write_report(directory, out, formats, title):
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise _failure(exc) from None
-    figures = sum(p.parent.name == "figures" for p in written)
-    named = [p.name for p in written if p.parent.name != "figures"] + ([f"{figures} figure files"] if figures else [])
+    grouped = {"figures": "figure files", "tables": "table files"}
+    named = [p.name for p in written if p.parent.name not in grouped]
+    named += [f"{n} {what}" for folder, what in grouped.items() if (n := sum(p.parent.name == folder for p in written))]
     click.echo(f"report: {out or os.path.join(directory, 'report')} ({', '.join(named)})")
 
 
@@ -280,7 +324,8 @@ def _write_report(directory, out, formats, title):
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--out", default=None, metavar="PATH", help="Report directory [default: DIRECTORY/report].")
 @click.option("--format", "formats", default="html,md,png", show_default=True, metavar="LIST",
-              help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures).")
+              help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures), "
+                   "csv (one file per table), json (every table in one file).")
 @click.option("--title", default=None, help="The report's title.")
 def report(directory, out, formats, title):
     """Write the balance report of a sweep's results DIRECTORY: HTML, Markdown and figures."""
@@ -290,17 +335,22 @@ def report(directory, out, formats, title):
 @cli.command()
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--by", default="layout", show_default=True, metavar="AXIS",
-              help="layout, level, players, team, policy or rules.")
-def compare(directory, by):
+              help="layout, level, players, team (every team ranked), policy, rules, or role (each adventurer "
+                   "in random teams against the games without it).")
+@click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
+              help="text, csv or json (one row per comparison, rates as fractions).")
+def compare(directory, by, fmt):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.compare import AXES, compare as run, format_comparison
+    from fisim.compare import BY, compare as run, format_comparison
     from fisim.store import StoreError
-    if by not in AXES:
-        raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(AXES)}")
+    if by not in BY:
+        raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+    _check_format(fmt, TABLE_FORMATS)
     try:
-        click.echo(format_comparison(run(directory, by), by))
+        frame = run(directory, by)
     except StoreError as exc:
         raise UserError(str(exc)) from None
+    click.echo(format_comparison(frame, by) if fmt == "text" else _table_text(frame, fmt))
 
 
 @cli.command()

@@ -2,15 +2,23 @@
 
 Game i of every cell starts from the same shuffles (common random numbers), so two cells are
 compared game by game: the difference of win rates is the mean of per-game differences, and its
-interval comes from their variance, far narrower than for two independent samples.
+interval comes from their variance. How much narrower that interval is than for two independent
+samples depends on how alike the two arms' games turn out: the correlation of their per-game wins,
+which is measured and printed with every comparison (high for rules and policies, which change
+little of a game; low for islands, which change the whole board).
+
+Teams are ranked, each compared with the best; adventurers (`--by role`) are compared within a
+cell of random teams: the games whose team included the adventurer against those without it.
 """
 import numpy as np
 import pandas as pd
 
-from fisim.stats import Z95
+from fisim.rules.constants import ROLE_NAMES
+from fisim.stats import Z95, wilson
 from fisim.store import StoreError, cell_table, read_store, win_bits
 
 AXES = ("layout", "level", "players", "team", "policy", "rules")
+BY = (*AXES, "role")
 
 
 def paired_difference(a, b):
@@ -26,21 +34,45 @@ def paired_difference(a, b):
     return diff, diff - half, diff + half
 
 
+def pairing(a, b):
+    """(correlation, narrowing) of two boolean arrays of the same games: the Pearson correlation
+    of their per-game wins, and by what share the paired interval is narrower than the interval of
+    two independent samples of the same rates (0 when uncorrelated). NaN when an arm is constant."""
+    if len(a) == 0:
+        return np.nan, np.nan
+    pa, pb = a.mean(), b.mean()
+    var_a, var_b = pa * (1 - pa), pb * (1 - pb)
+    if var_a == 0 or var_b == 0:
+        return np.nan, np.nan
+    cov = np.mean(a & b) - pa * pb
+    r = cov / np.sqrt(var_a * var_b)
+    return float(r), float(1 - np.sqrt(max(var_a + var_b - 2 * cov, 0.0) / (var_a + var_b)))
+
+
 def compare(path, by):
-    """One row per cell that differs from its baseline (the first value of `by` in the sweep)
-    only in `by`: both win rates, their paired difference with its 95% interval, significance."""
-    if by not in AXES:
-        raise ValueError(f"cannot compare by {by!r}; choose one of: {', '.join(AXES)}")
+    """Compare the cells of a results directory along `by` (one of BY). For a setting: one row per
+    cell that differs from its baseline only in `by` (the first value of `by` in the sweep; for
+    teams, the best team of the group, every team ranked): both win rates, their paired difference
+    with its 95% interval, significance and the pairing's correlation. For `role`: see roles()."""
+    if by not in BY:
+        raise ValueError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     manifest, chunks = read_store(path)
     cells = cell_table(manifest, chunks)
+    if by == "role":
+        return roles(cells)
     others = [a for a in AXES if a != by]
     rows = []
-    for _, group in cells.groupby(others, sort=False):
+    for _, group in cells.groupby(others, sort=False, observed=True):
         if len(group) < 2:
             continue
+        if by == "team":
+            group = group.sort_values(["rate", "team"], ascending=[False, True], kind="stable")
         base = group.iloc[0]
         base_wins = win_bits(chunks, base["cell"], manifest["target"])
-        for _, cell in group.iloc[1:].iterrows():
+        if by == "team":
+            rows.append({**{a: base[a] for a in others}, "rank": 1, by: base[by], "baseline": base[by],
+                         "games": len(base_wins), "rate": base_wins.mean()})
+        for rank, (_, cell) in enumerate(group.iloc[1:].iterrows(), start=2):
             wins = win_bits(chunks, cell["cell"], manifest["target"])
             n = min(len(wins), len(base_wins))
             if n == 0:
@@ -48,22 +80,82 @@ def compare(path, by):
                 raise StoreError(f"cell [{', '.join(str(empty[a]) for a in AXES)}] has no finished games in "
                                  f"{path}; run the same sweep again to complete it")
             diff, low, high = paired_difference(wins[:n], base_wins[:n])
-            rows.append({**{a: cell[a] for a in others}, by: cell[by], "baseline": base[by], "games": n,
+            r, narrowing = pairing(wins[:n], base_wins[:n])
+            rows.append({**{a: cell[a] for a in others}, **({"rank": rank} if by == "team" else {}),
+                         by: cell[by], "baseline": base[by], "games": n,
                          "rate": wins[:n].mean(), "baseline_rate": base_wins[:n].mean(),
                          "difference": diff, "ci_low": low, "ci_high": high,
-                         "significant": bool(low > 0 or high < 0)})
+                         "significant": bool(low > 0 or high < 0), "correlation": r, "narrowing": narrowing})
+    return pd.DataFrame(rows)
+
+
+def roles(cells):
+    """Per cell of random teams (fixed teams always hold the same adventurers) and adventurer:
+    the win rate of the games whose team included it and of those without it, each with its 95%
+    interval, and their difference with its 95% interval (two disjoint sets of games, so
+    independent samples), strongest adventurer first within each cell."""
+    rows = []
+    for _, cell in cells[cells["team"] == "random"].iterrows():
+        mine = []
+        for role in ROLE_NAMES:
+            n, w = int(cell[f"{role}_games"]), int(cell[f"{role}_wins"])
+            n_out, w_out = int(cell["games"]) - n, int(cell["wins"]) - w
+            if not n or not n_out:
+                continue
+            p, q = w / n, w_out / n_out
+            half = Z95 * np.sqrt(p * (1 - p) / n + q * (1 - q) / n_out)
+            mine.append({**{a: cell[a] for a in AXES}, "role": role, "games": n, "rate": p,
+                         "ci_low": wilson(w, n)[0], "ci_high": wilson(w, n)[1], "games_without": n_out,
+                         "rate_without": q, "difference": p - q, "difference_low": p - q - half,
+                         "difference_high": p - q + half, "significant": bool(abs(p - q) > half)})
+        rows += sorted(mine, key=lambda r: -r["rate"])
     return pd.DataFrame(rows)
 
 
 def format_comparison(frame, by):
+    """The comparison as text for people."""
     if frame.empty:
-        return f"nothing to compare: no two cells of the sweep differ only in {by}"
+        what = "no cell of random teams to compare adventurers in" if by == "role" else \
+            f"no two cells of the sweep differ only in {by}"
+        return f"nothing to compare: {what}"
+    if by == "role":
+        return _format_roles(frame)
     others = [a for a in AXES if a != by]
-    lines = [f"Paired differences by {by} (same games in both cells; 95% intervals):"]
+    head = ("Teams ranked by win rate, each against the best team of its setting (paired: the same games; "
+            "95% intervals; r = correlation of the two teams' per-game wins):" if by == "team" else
+            f"Paired differences by {by} (the same games in both cells; 95% intervals; r = correlation of the "
+            "two cells' per-game wins, and how much narrower that makes the interval than two separate samples):")
+    lines = [head]
     for _, r in frame.iterrows():
         setting = ", ".join(str(r[a]) for a in others)
+        if by == "team" and r["rank"] == 1:
+            lines.append(f"  [{setting}]")
+            low, high = wilson(round(r["rate"] * r["games"]), r["games"])
+            lines.append(f"   1. {r['team']}: {100 * r['rate']:.2f}% ({100 * low:.2f}-{100 * high:.2f}), "
+                         f"{r['games']:,} games (best)")
+            continue
         mark = "significant" if r["significant"] else "not significant"
-        lines.append(f"  {r[by]} vs {r['baseline']} [{setting}]: {100 * r['rate']:.2f}% vs "
-                     f"{100 * r['baseline_rate']:.2f}%, difference {100 * r['difference']:+.2f} points "
-                     f"({100 * r['ci_low']:+.2f} to {100 * r['ci_high']:+.2f}), {r['games']:,} games, {mark}")
+        pairing_text = (f"r = {r['correlation']:.2f}, {100 * r['narrowing']:.0f}% narrower"
+                        if np.isfinite(r["correlation"]) else "r undefined: an arm won every game or none")
+        numbers = (f"{100 * r['rate']:.2f}% vs {100 * r['baseline_rate']:.2f}%, difference "
+                   f"{100 * r['difference']:+.2f} points ({100 * r['ci_low']:+.2f} to {100 * r['ci_high']:+.2f}), "
+                   f"{r['games']:,} games, {mark}, {pairing_text}")
+        if by == "team":
+            lines.append(f"  {r['rank']:>2}. {r['team']}: {numbers}")
+        else:
+            lines.append(f"  {r[by]} vs {r['baseline']} [{setting}]: {numbers}")
+    return "\n".join(lines)
+
+
+def _format_roles(frame):
+    lines = ["Adventurers: the win rate of the games whose random team included each one, against the games "
+             "without it (95% intervals; independent sets of games):"]
+    for key, group in frame.groupby(list(AXES), sort=False, observed=True):
+        lines.append(f"  [{', '.join(str(v) for v in key)}]")
+        for _, r in group.iterrows():
+            mark = "significant" if r["significant"] else "not significant"
+            lines.append(f"    {r['role']:<10} {100 * r['rate']:6.2f}% ({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}), "
+                         f"{r['games']:,} games; without: {100 * r['rate_without']:.2f}%; difference "
+                         f"{100 * r['difference']:+.2f} points ({100 * r['difference_low']:+.2f} to "
+                         f"{100 * r['difference_high']:+.2f}), {mark}")
     return "\n".join(lines)

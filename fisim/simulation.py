@@ -1,22 +1,42 @@
-"""`fisim.simulate`: play N games of one setting and return one row per game as a DataFrame."""
+"""`fisim.simulate`: play N games of one setting and return one row per game as a DataFrame.
+
+Games are played in chunks. `play_chunks` yields each chunk's engine rows, so a caller that
+only wants the headline numbers (`Tally`) or writes the rows out chunk by chunk (`write_games`)
+holds one chunk at a time: memory does not grow with the number of games.
+"""
 
 import numbers
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from pandas.api.types import union_categoricals
 
 from fisim.errors import EngineError
 from fisim.files import atomic_write
 from fisim.limits import MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig
-from fisim.rules.constants import LOSS_NAMES, ROLE_NAMES
+from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
-from fisim.rules.state import ERROR, WON
-from fisim.rules.turn import (R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR, R_FIRST, R_LEVEL,
-                              R_ROLE, R_STATUS, R_SUNK, R_TURNS)
+from fisim.rules.state import (ERROR, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR, R_FIRST, R_LEVEL,
+                               R_ROLE, R_STATUS, R_SUNK, R_TURNS, WON)
 from fisim.stats import wilson
+from policies import DEFAULT as DEFAULT_POLICY
 
-CHUNK = 1 << 16
+CHUNK = 1 << 18
+CAUSE_COLUMNS = [name.replace("-", "_") for name in LOSS_NAMES]
+LEVEL_TYPE = pd.CategoricalDtype(list(LEVELS), ordered=True)
+CAUSE_TYPE = pd.CategoricalDtype(["", *LOSS_NAMES])
+_TEXT = pa.dictionary(pa.int32(), pa.string())
+# Every per-game file has this schema, whatever its values, so a folder of them reads in one call.
+GAMES_SCHEMA = pa.schema([
+    ("game", pa.int64()), ("seed", pa.int64()), ("won", pa.bool_()), ("cause", _TEXT),
+    *[(name, pa.bool_()) for name in CAUSE_COLUMNS],
+    ("turns", pa.int16()), ("water_level", pa.int8()), ("treasures", pa.int8()), ("tiles_sunk", pa.int8()),
+    ("team", _TEXT), ("first_player", pa.int8()), ("players", pa.int8()), ("layout", _TEXT),
+    ("level", pa.dictionary(pa.int32(), pa.string(), ordered=True)), ("policy", _TEXT), ("rules", _TEXT),
+])
 
 
 def make_config(level="normal", players=3, team=None, rules=(), first=None):
@@ -28,29 +48,54 @@ def make_config(level="normal", players=3, team=None, rules=(), first=None):
     return GameConfig(players=players, level=level, team=team, first=first, switches=switches).validate()
 
 
-def simulate(level="normal", players=3, team=None, layout="standard", policy="random", rules=(),
+class Setting:
+    """One setting ready to play: its config, island and policy, and the labels its rows carry."""
+
+    def __init__(self, level="normal", players=3, team=None, layout="standard", policy=DEFAULT_POLICY, rules=(),
+                 seed=0):
+        from policies import load_policy
+        self.config = make_config(level, players, team, rules)
+        self.island = load_layout(layout)
+        self.policy = load_policy(policy)
+        self.seed = seed
+        self.policy_label = f"{self.policy.NAME}@{self.policy.VERSION}"
+
+    def play_chunks(self, games, threads=None, first_game=0, progress=None, tally=None, chunk=CHUNK):
+        """Yield (first game, engine rows) chunk by chunk, each added to `tally` if given;
+        EngineError at a game the policy broke."""
+        from fisim import engine
+        for lo in range(first_game, first_game + games, chunk):
+            n = min(chunk, first_game + games - lo)
+            rows = engine.play_batch(self.island, self.config, self.policy, self.seed, lo, n, threads)
+            check_games(rows, self.policy.NAME, lo)
+            if tally is not None:
+                tally.add(rows)
+            if progress:
+                progress(n)
+            yield lo, rows
+
+    def frame(self, rows, first_game):
+        return games_frame(rows, self.config, self.island.name, self.policy_label, self.seed, first_game)
+
+
+def simulate(level="normal", players=3, team=None, layout="standard", policy=DEFAULT_POLICY, rules=(),
              games=10_000, seed=0, threads=None, first_game=0, progress=None):
     """Play games first_game .. first_game+games-1 of one setting; one row per game.
 
     `team` is None (a random team each game, as the box deals), a list of role names or
     'diver,pilot'; `layout` a built-in name or a layout file; `policy` a registry name or a .py
-    file; `rules` rule switch names. `progress(n)` is called after each chunk of games."""
-    from fisim import engine
-    from policies import load_policy
+    file (default: expert, the strongest built-in); `rules` rule switch names. `progress(n)` is
+    called after each chunk of games."""
     rules = (rules,) if isinstance(rules, str) else rules
     _check_arguments(games, seed, first_game, threads, layout)
-    config = make_config(level, players, team, rules)
-    island = load_layout(layout)
-    pol = load_policy(policy)
-    parts = []
-    for lo in range(0, games, CHUNK):
-        n = min(CHUNK, games - lo)
-        parts.append(engine.play_batch(island, config, pol, seed, first_game + lo, n, threads))
-        if progress:
-            progress(n)
-    rows = np.concatenate(parts) if parts else np.zeros((0, R_ERROR + 1), np.int32)
-    check_games(rows, pol.NAME, first_game)
-    return games_frame(rows, config, island.name, f"{pol.NAME}@{pol.VERSION}", seed, first_game)
+    setting = Setting(level, players, team, layout, policy, rules, seed)
+    parts = [setting.frame(rows, lo) for lo, rows in setting.play_chunks(games, threads, first_game, progress)]
+    if not parts:
+        return setting.frame(np.zeros((0, R_ERROR + 1), np.int32), first_game)
+    frame = pd.concat(parts, ignore_index=True)
+    frame["team"] = union_categoricals([part["team"] for part in parts])    # chunks meet different teams
+    frame.attrs["rules_version"] = RULES_VERSION
+    return frame
 
 
 def _check_arguments(games, seed, first_game, threads, layout):
@@ -80,36 +125,99 @@ def check_games(rows, policy_name, first_game):
         raise EngineError(f"policy {policy_name}: game {g} {what}")
 
 
+def team_labels(roles):
+    """'diver+pilot'-style labels of result rows' role columns (-1 for an empty seat), built once
+    per distinct team: (categories, codes), no Python loop over games."""
+    seats = roles.shape[1]
+    key = (roles.astype(np.int64) + 1) @ (N_ROLES + 1) ** np.arange(seats)
+    distinct, codes = np.unique(key, return_inverse=True)
+    names = np.array(ROLE_NAMES)
+    labels = ["+".join(names[r] for r in roles[np.flatnonzero(key == k)[0]] if r >= 0) for k in distinct]
+    return labels, codes.reshape(-1)
+
+
 def games_frame(rows, config, layout_name, policy_label, seed, first_game):
-    """One row per game (the columns `fisim simulate --out` writes) from engine result rows."""
+    """One row per game (the columns `fisim simulate --out` writes, GAMES_SCHEMA) from engine rows."""
     n = rows.shape[0]
     cond = rows[:, R_CONDITIONS]
     cause_bit = rows[:, R_CAUSE]
-    causes = np.array([""] + list(LOSS_NAMES), dtype=object)
-    cause_index = np.where(cause_bit > 0, np.log2(np.maximum(cause_bit, 1)).astype(int) + 1, 0)
-    roles = rows[:, R_ROLE:R_ROLE + config.players]
-    names = np.array(ROLE_NAMES, dtype=object)
-    team = ["+".join(names[r]) for r in roles] if n else []
+    cause_code = np.where(cause_bit > 0, np.log2(np.maximum(cause_bit, 1)).astype(np.int64) + 1, 0)
+    labels, team_code = team_labels(rows[:, R_ROLE:R_ROLE + config.players])
+
+    def same(value):
+        return pd.Categorical.from_codes(np.zeros(n, np.int8), categories=[value])
+
     frame = pd.DataFrame({
         "game": np.arange(first_game, first_game + n, dtype=np.int64),
         "seed": np.full(n, seed, dtype=np.int64),
         "won": rows[:, R_STATUS] == WON,
-        "cause": pd.Categorical(causes[cause_index], categories=[""] + list(LOSS_NAMES)),
-        **{name.replace("-", "_"): (cond >> i & 1).astype(bool) for i, name in enumerate(LOSS_NAMES)},
+        "cause": pd.Categorical.from_codes(cause_code, dtype=CAUSE_TYPE),
+        **{name: (cond >> i & 1).astype(bool) for i, name in enumerate(CAUSE_COLUMNS)},
         "turns": rows[:, R_TURNS].astype(np.int16),
         "water_level": rows[:, R_LEVEL].astype(np.int8),
         "treasures": rows[:, R_CAPTURED].astype(np.int8),
         "tiles_sunk": rows[:, R_SUNK].astype(np.int8),
-        "team": pd.Categorical(team),
+        "team": pd.Categorical.from_codes(team_code, categories=labels),
         "first_player": rows[:, R_FIRST].astype(np.int8),
         "players": np.full(n, config.players, dtype=np.int8),
-        "layout": pd.Categorical([layout_name] * n),
-        "level": pd.Categorical([config.level] * n),
-        "policy": pd.Categorical([policy_label] * n),
-        "rules": pd.Categorical([config.rules_label] * n),
+        "layout": same(layout_name),
+        "level": pd.Categorical.from_codes(np.full(n, list(LEVELS).index(config.level), np.int8), dtype=LEVEL_TYPE),
+        "policy": same(policy_label),
+        "rules": same(config.rules_label),
     })
     frame.attrs["rules_version"] = RULES_VERSION
     return frame
+
+
+def games_table(frame):
+    """A per-game frame as an Arrow table of GAMES_SCHEMA."""
+    return pa.Table.from_pandas(frame, schema=GAMES_SCHEMA, preserve_index=False)
+
+
+class Tally:
+    """The headline numbers of games, added up chunk by chunk from engine rows: wins, primary loss
+    causes, turns, treasures, and per adventurer the games whose team included it and their wins."""
+
+    def __init__(self):
+        self.games = self.wins = self.turns = self.treasures = 0
+        self.causes = np.zeros(len(LOSS_NAMES), np.int64)
+        self.role_games = np.zeros(N_ROLES, np.int64)
+        self.role_wins = np.zeros(N_ROLES, np.int64)
+
+    def add(self, rows):
+        won = rows[:, R_STATUS] == WON
+        self.games += len(rows)
+        self.wins += int(won.sum())
+        self.turns += int(rows[:, R_TURNS].sum(dtype=np.int64))
+        self.treasures += int(rows[:, R_CAPTURED].sum(dtype=np.int64))
+        self.causes += np.bincount(rows[:, R_CAUSE], minlength=1 << len(LOSS_NAMES))[1 << np.arange(len(LOSS_NAMES))]
+        roles = rows[:, R_ROLE:R_ROLE + 4]          # a role holds at most one seat; -1 for no one
+        self.role_games += np.bincount(roles[roles >= 0], minlength=N_ROLES)
+        won_roles = roles[won]
+        self.role_wins += np.bincount(won_roles[won_roles >= 0], minlength=N_ROLES)
+        return self
+
+    def rates(self):
+        """One row per rate, each with its count, n and Wilson 95% interval: the win rate, each loss
+        cause (share of all games) and, per adventurer that played, the win rate of its games."""
+        rows = [("win", "", self.wins, self.games)]
+        rows += [("loss", name, int(k), self.games) for name, k in zip(LOSS_NAMES, self.causes)]
+        rows += [("win with", name, int(w), int(g))
+                 for name, w, g in zip(ROLE_NAMES, self.role_wins, self.role_games) if g]
+        out = []
+        for measure, of, count, n in rows:
+            low, high = wilson(count, n)
+            out.append({"measure": measure, "of": of, "count": count, "games": n,
+                        "rate": count / n if n else np.nan, "ci_low": low, "ci_high": high})
+        return pd.DataFrame(out).astype({"count": "Int64"})
+
+    @property
+    def mean_turns(self):
+        return self.turns / self.games if self.games else np.nan
+
+    @property
+    def mean_treasures(self):
+        return self.treasures / self.games if self.games else np.nan
 
 
 def summary(frame):
@@ -117,19 +225,25 @@ def summary(frame):
     causes (share of all games), mean turns and treasures."""
     n = len(frame)
     wins = int(frame["won"].sum())
-    low, high = wilson(wins, n)
     causes = {}
     for name in LOSS_NAMES:
         k = int((frame["cause"] == name).sum())
         causes[name] = (k, *wilson(k, n))
-    return {"games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci": (low, high),
+    return {"games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci": wilson(wins, n),
             "causes": causes, "mean_turns": float(frame["turns"].mean()) if n else 0.0,
             "mean_treasures": float(frame["treasures"].mean()) if n else 0.0}
 
 
-def write_frame(frame, path):
-    """Write one row per game to .parquet or .csv, whole or not at all."""
-    if str(path).endswith(".parquet"):
-        atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
-    else:
-        atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))
+def write_games(path, frames):
+    """Write per-game frames, as they come, to one .parquet or .csv file: whole or not at all
+    (an interrupted run leaves no file behind, and an existing one untouched)."""
+    def write(tmp):
+        if str(path).endswith(".parquet"):
+            with pq.ParquetWriter(tmp, GAMES_SCHEMA) as writer:
+                for frame in frames:
+                    writer.write_table(games_table(frame))
+        else:
+            with open(tmp, "w", newline="") as out:
+                for i, frame in enumerate(frames):
+                    frame.to_csv(out, index=False, header=i == 0)
+    atomic_write(path, write)

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fisim.files import atomic_write
-from fisim.rules.constants import LOSS_NAMES, N_ROLES
+from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.state import WON
 from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS
 from fisim.stats import wilson
@@ -218,7 +218,8 @@ class Store:
         if games_frame is not None:
             path = self.games_path(record["cell"], record["chunk"])
             path.parent.mkdir(exist_ok=True)
-            atomic_write(path, lambda p: games_frame.to_parquet(p, index=False))
+            from fisim.simulation import games_table
+            atomic_write(path, lambda p: pq.write_table(games_table(games_frame), p))
         table = pa.Table.from_pylist([record]).replace_schema_metadata({META_KEY: json.dumps(meta)})
         atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
 
@@ -360,8 +361,10 @@ def counted_chunks(chunks, cell_key, target):
 
 
 def load(path):
-    """The aggregates of a results directory: one row per cell with its settings, games, wins,
-    win rate and 95% Wilson interval, loss-cause shares, mean turns and treasures."""
+    """The aggregates of a results directory: one row per cell with its settings (`level` ordered
+    novice < normal < elite < legendary), games, wins, win rate and 95% Wilson interval,
+    loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
+    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
     return cell_table(*read_store(path))
 
 
@@ -382,8 +385,14 @@ def cell_table(manifest, chunks):
         treasures = _sum_hists(done["treasures_hist"]) if games else np.zeros(1)
         row["mean_turns"] = float(np.dot(np.arange(len(turns)), turns) / games) if games else np.nan
         row["mean_treasures"] = float(np.dot(np.arange(len(treasures)), treasures) / games) if games else np.nan
+        role_games = _sum_hists(done["role_games"]) if games else np.zeros(N_ROLES, np.int64)
+        role_wins = _sum_hists(done["role_wins"]) if games else np.zeros(N_ROLES, np.int64)
+        for role, n, w in zip(ROLE_NAMES, role_games, role_wins):
+            row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    frame["level"] = frame["level"].astype(pd.CategoricalDtype(list(LEVELS), ordered=True))
+    return frame
 
 
 def _sum_hists(hists):

@@ -49,8 +49,17 @@ class _Reader:
         }[t]()
 
 
-def format_transcript(events, layout, title=""):
-    """The transcript of one game from its events (rows of code, a, b, c)."""
+def tile_legend(per_line=4):
+    """Lines naming every two-letter tile code of the island map (treasure tiles first)."""
+    entries = [f"{code} {name}" for code, name in zip(TILE_CODES, TILE_NAMES)]
+    width = max(len(e) for e in entries) + 2
+    return ["".join(e.ljust(width) for e in entries[i:i + per_line]).rstrip()
+            for i in range(0, len(entries), per_line)]
+
+
+def format_transcript(events, layout, title="", legend=False):
+    """The transcript of one game from its events (rows of code, a, b, c); with `legend`, the
+    island map is followed by what its tile codes stand for."""
     r = _Reader()
     lines = [title] if title else []
     deal = {}
@@ -60,6 +69,8 @@ def format_transcript(events, layout, title=""):
             if len(r.tile_at) == len(layout.cells):
                 labels = [TILE_CODES[r.tile_at[i]] for i in range(len(layout.cells))]
                 lines += ["Island (tile codes as in fisim.position):", *("  " + s for s in layout.draw(labels).splitlines())]
+                if legend:
+                    lines += ["Tile codes:", *("  " + s for s in tile_legend())]
         elif code == ev.EV_TEAM:
             r.roles[a] = b
             lines.append(f"{r.seat(a)} starts on {r.cell(c)}")

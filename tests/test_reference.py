@@ -16,7 +16,8 @@ from fisim.rules.events import (EV_CHOICE, EV_DEAL, EV_DEAL_WR, EV_DROWN, EV_FIR
                                 EV_PLACE, EV_SETUP_FLOOD, EV_SINK, EV_TEAM, EV_TURN, EV_WATERS_RISE,
                                 EV_WIN)
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
-from fisim.rules.options import ACTION, DISCARD, LIFT, LIFT_DEST, PASS, SWIM, WINDOW, code, decode, otype, unpack
+from fisim.rules.options import ACTION, DISCARD, LIFT, LIFT_DEST, PASS, SWIM, WINDOW, decode, otype, unpack
+from fisim.rules.options import code as option_code
 
 # --- reading options ---------------------------------------------------------------------------
 
@@ -491,7 +492,7 @@ def test_team_may_lift_a_stranded_pawn_or_let_it_drown():
 
     def let_drown(game, kind, seat, found):
         asked.append((kind, seat, len(found)))
-        return found.index(code(PASS)) if kind == SWIM else 0
+        return found.index(option_code(PASS)) if kind == SWIM else 0
 
     g = position("th ~MM ~WT", text)
     g.resume(let_drown)

@@ -25,7 +25,8 @@ from fisim.sweep import manifest_for, run_sweep
 
 FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
-ALL_SECTIONS = ["win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "layouts", "rules", "policies"]
+ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",
+                "policies"]
 HUMAN = "computer team's"
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
 
@@ -134,7 +135,7 @@ def test_the_report_has_every_section_and_figure(swept):
         assert f'id="figure-{sid}"' in html
     assert html.count("<img ") == len(ALL_SECTIONS) and html.count('src="data:image/png;base64,') == len(ALL_SECTIONS)
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), "the page must not load anything from the network"
-    for title in ("Win rate by level", "Level × players", "Teams ranked", "How games end", "How long games last",
+    for title in ("The islands", "Win rate by level", "Level × players", "Teams ranked", "How games end", "How long games last",
                   "Islands compared with the standard island", "Rule readings compared with the official rules",
                   "Policies compared"):
         assert f"## {title}" in md and f"<h2>{title}</h2>" in html
@@ -183,7 +184,7 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
     for absent in ("Level × players", "Teams ranked", "Islands compared", "Rule readings", "Policies compared"):
         assert absent not in md
     assert sorted(p.name for p in (out / "report" / "figures").iterdir()) == \
-        ["loss-causes.png", "survival.png", "win-by-level.png"]
+        ["adventurers.png", "loss-causes.png", "survival.png", "win-by-level.png"]
     r = fisim_cmd("report", str(out), "--out", str(tmp_path / "svg"), "--format", "html,svg", "--title", "Tiny")
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "svg" / "report.html").read_text()

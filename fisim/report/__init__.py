@@ -6,10 +6,11 @@ page, a Markdown summary and the figures as files. Reports read only the store.
     sections   what the report says: sections with figures, tables and captions
     html       the Jinja2 template (templates/report.html.j2) rendered with embedded figures
     markdown   the Markdown summary
+    tables     the tables as CSV or JSON files
 """
 from pathlib import Path
 
-FORMATS = ("html", "md", "png", "svg")
+FORMATS = ("html", "md", "png", "svg", "csv", "json")
 DEFAULT_FORMATS = ("html", "md", "png")
 
 
@@ -26,11 +27,12 @@ def parse_formats(text):
 
 def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=None):
     """Read the results store `directory` and write the report into `out` (default
-    directory/report): report.html, report.md and figures/<section>.png|svg, as `formats` asks.
+    directory/report): report.html, report.md, figures/<section>.png|svg, tables/<section>-<n>.csv
+    and tables.json, as `formats` asks.
     Returns the paths written. A missing or damaged store raises fisim.store.StoreError; a store
     whose sweep has not finished gives a report with a warning, also passed to `warn(text)`."""
     from fisim.files import atomic_write
-    from fisim.report import data, figures, html, markdown, sections
+    from fisim.report import data, figures, html, markdown, sections, tables
     sweep = data.read(directory)
     report = sections.build(sweep, title)
     for text in report.warnings:
@@ -68,4 +70,8 @@ def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=
         text = markdown.render(report, files, sweep.name)
         atomic_write(path, lambda p: p.write_text(text, encoding="utf-8"))
         written.append(path)
+    if "csv" in formats:
+        written += tables.write_csv(report, out)
+    if "json" in formats:
+        written.append(tables.write_json(report, out))
     return written

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fisim.compare import paired_difference
+from fisim.compare import paired_difference, pairing
 from fisim.rules.constants import LEVELS, N_ROLES, ROLE_NAMES
 from fisim.stats import wilson
 from fisim.store import CAUSES, SETTINGS, StoreError, read_store, target_reached
@@ -190,6 +190,25 @@ def teams(sweep):
     return ranking.reset_index(drop=True), pool(fixed, ["players", "team", "level"])
 
 
+def island_cells(sweep):
+    """The cells of every island at the main slice's policy and rules."""
+    c = sweep.cells
+    rules = c["players"].map({p: sweep.main_rules(p) for p in sweep.values("players")})
+    return c[(c["policy"] == sweep.baseline("policy")) & (c["rules"] == rules)]
+
+
+def by_layout(sweep):
+    """Each island's cells at the main slice's policy and rules, levels, players and teams pooled
+    (every island of a sweep plays the same levels, players and teams), hardest first."""
+    frame = pool(island_cells(sweep), ["layout"])
+    return frame.sort_values(["rate", "layout"], kind="stable").reset_index(drop=True)
+
+
+def island_shapes(sweep):
+    """{island name: its rows of '#' (a tile) and '.' (sea)}, as the manifest recorded them."""
+    return {cell["layout"]: cell["layout_shape"] for cell in sweep.manifest["cells"] if "layout_shape" in cell}
+
+
 def roles(sweep):
     """Per player count, the win rate of the main slice's games whose team includes each role."""
     rows = []
@@ -266,10 +285,11 @@ def _pool_pairs(pairs, by):
         a = np.concatenate(list(group["a"]))
         b = np.concatenate(list(group["b"]))
         diff, low, high = paired_difference(a, b)
+        r, narrowing = pairing(a, b)
         rows.append({**dict(zip(by, values)), "games": len(a), "wins": int(a.sum()), "rate": float(a.mean()),
                      "baseline_wins": int(b.sum()),
                      "baseline_rate": float(b.mean()), "difference": diff, "ci_low": low, "ci_high": high,
-                     "significant": bool(low > 0 or high < 0)})
+                     "significant": bool(low > 0 or high < 0), "correlation": r, "narrowing": narrowing})
     frame = pd.DataFrame(rows)
     order = [by[0], "level"] + (["players"] if "players" in by else [])
     first = {v: i for i, v in enumerate(dict.fromkeys(pairs[by[0]]))}

@@ -9,6 +9,7 @@ import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from fisim.store import CAUSES
@@ -23,13 +24,18 @@ STYLE = {"font.size": 9, "axes.titlesize": 9.5, "axes.spines.top": False, "axes.
          "svg.hashsalt": "fisim", "svg.fonttype": "path", "figure.dpi": 100}
 
 
+TITLE_CHARS_PER_INCH = 12.5     # of the 9.5 pt heading
+
+
 def _figure(width, height, title, subtitle, **kw):
-    """A figure whose heading is the title and, wrapped to its width, the subtitle (policy, setting,
-    games, and that the rates are the computer team's)."""
+    """A figure whose heading is the title on one line (the figure is made wide enough for it)
+    and, wrapped to the width, the subtitle (policy, setting, games, and that the rates are the
+    computer team's)."""
+    width = max(width, len(title) / TITLE_CHARS_PER_INCH + 0.3)
     fig = Figure(figsize=(width, height), layout="constrained", **kw)
     FigureCanvasAgg(fig)
-    chars = int(width * 12.5)
-    lines = textwrap.wrap(title, width=chars) + textwrap.wrap(subtitle, width=int(chars * 1.1))
+    chars = int(width * TITLE_CHARS_PER_INCH)
+    lines = [title] + textwrap.wrap(subtitle, width=int(chars * 1.1))
     fig.suptitle("\n".join(lines), fontsize=9.5, x=0.01, ha="left", linespacing=1.35)
     return fig
 
@@ -188,7 +194,7 @@ def survival_curves(frame, levels, subtitle, survival):
     players = sorted(frame["players"].unique())
     fig = _figure(2.2 + 2.6 * len(players), 3.8, "Share of the computer team's games still going after "
                   "turn t", subtitle)
-    axes = fig.subplots(1, len(players), squeeze=False, sharey=True)[0]
+    axes = fig.subplots(1, len(players), squeeze=False, sharex=True, sharey=True)[0]   # one turn scale
     for ax, p in zip(axes, players):
         rows = frame[frame["players"] == p]
         for i, level in enumerate(levels):
@@ -232,4 +238,52 @@ def differences(pooled, axis, names, levels, title, subtitle):
     ax.set_xlabel("difference in the computer team's win rate (percentage points)")
     ax.grid(axis="x", alpha=0.3)
     fig.legend(loc="outside lower center", frameon=False, ncols=len(present), title="starting water level")
+    return fig
+
+
+@_drawn
+def adventurers(roles, role_names, subtitle):
+    """Per adventurer, the win rate of the games whose team included it, one marker per player
+    count, with 95% intervals."""
+    players = sorted(roles["players"].unique())
+    fig = _figure(7, 1.6 + 0.42 * len(role_names), "Computer team's win rate with each adventurer in the team "
+                  "(95% intervals)", subtitle)
+    ax = fig.add_subplot()
+    for j, p in enumerate(players):
+        rows = roles[roles["players"] == p]
+        shift = (j - (len(players) - 1) / 2) * 0.18
+        y = [len(role_names) - 1 - role_names.index(r) + shift for r in rows["role"]]
+        rate = 100 * rows["rate"].to_numpy()
+        ax.errorbar(rate, y, xerr=_bars(rate, rows), fmt="o", ms=4, capsize=2.5,
+                    color=_colour(PLAYER_COLOURS, p, j), label=f"{p} player{'s' if p != 1 else ''}")
+    ax.set_yticks(range(len(role_names))[::-1], role_names)
+    ax.set_ylim(-0.7, len(role_names) - 0.3)
+    ax.set_xlim(0, _percent_top(roles["ci_high"]))
+    ax.set_xlabel(RATE_LABEL)
+    ax.grid(axis="x", alpha=0.3)
+    fig.legend(loc="outside right center", frameon=False)
+    return fig
+
+
+@_drawn
+def islands(shapes, rates, subtitle):
+    """Each island as its grid of tiles (sea left blank), hardest first, titled with its pooled
+    win rate; `rates` is by_layout's table."""
+    names = list(rates["layout"])
+    columns = min(6, len(names))
+    rows_of = -(-len(names) // columns)
+    fig = _figure(1.25 * columns + 0.4, 0.9 + 1.45 * rows_of, "The islands, hardest first (win rate, levels "
+                  "and players pooled)", subtitle)
+    axes = fig.subplots(rows_of, columns, squeeze=False).ravel()
+    for ax in axes:
+        ax.set_axis_off()
+    for ax, (_, r) in zip(axes, rates.iterrows()):
+        grid = np.array([[ch == "#" for ch in line.ljust(max(map(len, shapes[r["layout"]])), ".")]
+                         for line in shapes[r["layout"]]])
+        ax.imshow(np.where(grid, 1.0, np.nan), cmap="YlOrBr", vmin=0, vmax=2.5, interpolation="none")
+        for y, x in zip(*np.nonzero(grid)):
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=0.4, ec="#7a5a2a"))
+        ax.set_aspect("equal")
+        ax.set_title(f"{r['layout']}\n{100 * r['rate']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})",
+                     fontsize=7.5)
     return fig

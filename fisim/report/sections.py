@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fisim.report import data, figures
+from fisim.rules.config import SWITCHES
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
 from fisim.store import CAUSES
@@ -168,7 +169,7 @@ def build(sweep, title=None):
             "adventurers", "Adventurers in the team",
             "With a random team each game, the computer team's win rate in the games whose team included each "
             "adventurer (levels pooled), with its 95% interval.",
-            _who(sweep, main[main["team"] == "random"]), None,
+            _who(sweep, main[main["team"] == "random"]), figures.adventurers(role, list(ROLE_NAMES), subtitle_main),
             [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)]))
 
     outcome_cols = ["won", *CAUSES]
@@ -205,8 +206,29 @@ def build(sweep, title=None):
         if section is not None:
             sections.append(section)
 
+    islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
+    if islands is not None:             # a sweep of islands leads with them
+        leading = [_islands(sweep, islands)] + [s for s in sections if s.id == "layouts"]
+        sections = leading + [s for s in sections if s.id != "layouts"]
     return Report(title or "Forbidden Island balance report", _subtitle(sweep), _overview(sweep),
-                  _highlights(sweep, table, ranked, sections), _warnings(sweep), sections)
+                  _highlights(sweep, table, ranked, sections, islands), _warnings(sweep), sections)
+
+
+def _islands(sweep, rates):
+    """The islands drawn, hardest first, with their win rates pooled over the sweep's levels,
+    player counts and teams."""
+    cells = data.island_cells(sweep)
+    subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · {', '.join(dict.fromkeys(cells['rules']))} "
+                f"rules · {int(cells['games'].sum()):,} games · {HUMAN}")
+    rows = [[r["layout"], pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}", f"{r['wins']:,}"]
+            for _, r in rates.iterrows()]
+    return Section(
+        "islands", "The islands",
+        "Every island of the sweep as its grid of tiles, hardest first: the computer team's win rate on it with "
+        "the sweep's levels, player counts and teams pooled (the same for every island), with its 95% interval.",
+        _who(sweep, cells, held=("policy", "rules")), figures.islands(data.island_shapes(sweep), rates, subtitle),
+        [Table("Win rate per island, hardest first (levels, players and teams pooled)",
+               ["Layout", "Win rate", "95% CI", "Games", "Wins"], rows)])
 
 
 def _comparison(sweep, axis, sid, title, noun, levels):
@@ -256,10 +278,25 @@ def _comparison(sweep, axis, sid, title, noun, levels):
         note = (f"Not compared (no {baselines} cell of the same level, players and team): "
                 f"{', '.join(name(v) for v in unmatched)}.")
     text = (f"Each {noun} against {baselines}: the difference in the computer team's win rate over the same games "
-            "(common random numbers), so the interval is much narrower than for two separate samples. "
-            "Points to the right of the line mean more wins than the baseline; 'significant' means the 95% "
-            "interval excludes zero.")
+            f"(common random numbers). {_pairing_text(pooled)} Points to the right of the line mean more wins than "
+            "the baseline; 'significant' means the 95% interval excludes zero.")
     return Section(sid, title, text, caption, fig, tables, note)
+
+
+def _pairing_text(pooled):
+    """What pairing the games bought, as measured: the correlation of the two settings' per-game
+    wins and how much narrower it made the intervals than two separate samples would give."""
+    r, narrowing = pooled["correlation"].dropna(), pooled["narrowing"].dropna()
+    if r.empty:
+        return "The games' outcomes do not vary enough to measure how alike the paired games are."
+
+    def span(values, fmt):
+        low, high = fmt(values.min()), fmt(values.max())
+        return low if low == high else f"{low} to {high}"
+    gain = " — little gain: these settings change much of each game." if narrowing.max() < 0.2 else "."
+    return (f"The paired games' wins correlate by r = {span(r, '{:.2f}'.format)} across the rows, so the intervals "
+            f"are {span(100 * narrowing, '{:.0f}%'.format)} narrower than for two separate samples of the same "
+            f"size{gain}")
 
 
 def _subtitle(sweep):
@@ -286,18 +323,36 @@ def _overview(sweep):
         ("Players", ", ".join(str(p) for p in sorted(sweep.values("players")))),
         ("Teams", team_text),
         ("Policies", ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))),
-        ("Rules", ", ".join(sorted(sweep.values("rules"), key=lambda r: r != "official"))),
+        ("Rules", "; ".join(_rules_text(r) for r in sorted(sweep.values("rules"), key=lambda r: r != "official"))),
         ("Games", f"{sweep.games:,} in {plural(len(sweep.cells), 'cell')}; {target_text}"),
         ("Seed", str(m.get("seed", "?"))),
         ("Versions", f"fisim {m.get('fisim_version', '?')}, rules version {m.get('rules_version', '?')}"),
     ]
 
 
-def _highlights(sweep, table, ranked, sections):
+def _rules_text(label):
+    """A rules label with what each of its switches means ('official' is the rules as printed)."""
+    if label == "official":
+        return "official (the rules as printed)"
+    switches = label.split("+")
+    if len(switches) == 1:
+        return f"{label} ({SWITCHES.get(label, 'a switch of another fisim version')})"
+    return label + " (" + "; ".join(f"{s}: {SWITCHES.get(s, 'a switch of another fisim version')}" for s in switches) + ")"
+
+
+def _highlights(sweep, table, ranked, sections, islands=None):
     out = []
+    on = ""
+    if islands is not None:
+        hardest, easiest = islands.iloc[0], islands.iloc[-1]
+        out.append(f"Hardest island: {hardest['layout']}, {pct(hardest['rate'])} won "
+                   f"({ci(hardest['ci_low'], hardest['ci_high'])}); easiest: {easiest['layout']}, "
+                   f"{pct(easiest['rate'])} ({ci(easiest['ci_low'], easiest['ci_high'])}); levels and players pooled, "
+                   f"{len(islands)} islands.")
+        on = f" on the {sweep.baseline('layout')} island"
     if len(table) > 1 and table["rate"].max() > table["rate"].min():
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
-        out.append(f"Easiest setting: {best['level']} with {players_text(table, best['players'])}, "
+        out.append(f"Easiest setting{on}: {best['level']} with {players_text(table, best['players'])}, "
                    f"{pct(best['rate'])} won ({ci(best['ci_low'], best['ci_high'])}); hardest: {worst['level']} with "
                    f"{players_text(table, worst['players'])}, {pct(worst['rate'])} ({ci(worst['ci_low'], worst['ci_high'])}).")
     elif len(table) > 1:

@@ -1,0 +1,154 @@
+"""The report as a new user reads it: a sweep of islands leads with them, comparisons say what
+pairing bought, figures keep their titles on one line, the page fits 1400 px, tables come as
+data too, and the README shows how to complete the command line."""
+import csv
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fisim
+from fisim import grid
+from fisim.report import data, figures, sections, write_report
+from fisim.rules.config import SWITCHES
+from fisim.store import Store, win_bits
+from test_report import FISIM, fake_store, md_tables, run_chromium
+
+README = Path(__file__).parent.parent / "README.md"
+FIGURE_TITLES = {
+    "Computer team's win rate by difficulty level (95% intervals)",
+    "Computer team's win rate: level × players (95% intervals)",
+    "How the computer team's games end, per level (share of games)",
+    "Share of the computer team's games still going after turn t",
+    "Computer team's win rate with each adventurer in the team (95% intervals)",
+    "The islands, hardest first (win rate, levels and players pooled)",
+    "Islands compared with the standard island: paired differences in win rate (95% intervals)",
+    "Rule readings compared with the official rules: paired differences in win rate (95% intervals)",
+}
+
+
+@pytest.fixture(scope="module")
+def islands(tmp_path_factory):
+    """Four islands, two levels, 2 and 3 players, random teams, a rule switch; and its report."""
+    out = tmp_path_factory.mktemp("islands") / "store"
+    cells = grid.expand(["standard", "skull-island", "bone-island", "atoll-of-decisions-arena"], ["novice", "elite"],
+                        [2, 3], "random", ["random"], [(), ("heli-all",)])
+    fake_store(out, cells, 2000, 1000)
+    write_report(out, out / "report", ("html", "md", "png", "csv", "json"))
+    return out
+
+
+def test_a_sweep_of_islands_leads_with_them_and_names_the_hardest(islands):
+    md = (islands / "report" / "report.md").read_text()
+    headings = re.findall(r"^## (.*)$", md, flags=re.M)
+    assert headings[:3] == ["The sweep", "The islands", "Islands compared with the standard island"]
+    cells = fisim.load(islands)
+    cells = cells[cells["rules"] == "official"]
+    pooled = cells.groupby("layout")[["wins", "games"]].sum()
+    rates = (pooled["wins"] / pooled["games"]).rename("rate").reset_index().sort_values(["rate", "layout"])
+    rates = rates.set_index("layout")["rate"]                # ties (fake islands alike) by name, as the report
+    glance = md.split("**At a glance**")[1].split("Contents:")[0].strip().splitlines()
+    assert glance[0].startswith(f"- Hardest island: {rates.index[0]}, {100 * rates.iloc[0]:.2f}% won")
+    assert f"easiest: {rates.index[-1]}" in glance[0] and "on the standard island" in glance[1]
+    table = md_tables(md)["Win rate per island, hardest first (levels, players and teams pooled)"]
+    assert [r["Layout"] for r in table] == list(rates.index)
+    assert "](figures/islands.png)" in md and (islands / "report" / "figures" / "islands.png").stat().st_size > 5000
+
+
+def test_comparison_texts_give_the_measured_correlation_of_the_paired_games(islands):
+    md = (islands / "report" / "report.md").read_text()
+    assert "much narrower" not in md
+    chunks = Store(islands).read_chunks()
+    target = Store(islands).read_manifest()["target"]
+    cells = fisim.load(islands)
+    for axis, section, values, base in (("layout", "Islands compared with the standard island", None, "standard"),
+                                        ("rules", "Rule readings compared with the official rules", None, "official")):
+        held = cells[cells["rules"] == "official"] if axis == "layout" else cells[cells["layout"] == "standard"]
+        correlations = []
+        for (value, level), group in held[held[axis] != base].groupby([axis, "level"], observed=True):
+            a, b = [], []
+            for _, cell in group.sort_values("players").iterrows():
+                ref = held[(held[axis] == base) & (held["level"] == level) & (held["players"] == cell["players"])]
+                a.append(win_bits(chunks, cell["cell"], target))
+                b.append(win_bits(chunks, ref["cell"].iloc[0], target))
+            correlations.append(np.corrcoef(np.concatenate(a), np.concatenate(b))[0, 1])
+        text = md.split(f"## {section}")[1].split("\n## ")[0]
+        low, high = re.search(r"correlate by r = (-?[\d.]+)(?: to (-?[\d.]+))?", text).groups()
+        assert (float(low), float(high or low)) == (round(min(correlations), 2), round(max(correlations), 2)), axis
+        assert re.search(r"intervals are \d+%( to \d+%)? narrower than for two separate samples", text)
+
+
+def test_every_rule_switch_is_explained_in_the_report(islands):
+    md = (islands / "report" / "report.md").read_text()
+    assert f"heli-all ({SWITCHES['heli-all']})" in md and "official (the rules as printed)" in md
+
+
+def test_figure_titles_stay_on_one_line_and_survival_panels_share_one_turn_scale(tmp_path):
+    fake_store(tmp_path / "s", grid.expand(["standard", "skull-island"], ["novice", "legendary"], [2, 4], "random",
+                                           ["random"], [(), ("heli-all",)]), 1000, 1000)
+    report = sections.build(data.read(tmp_path / "s"))
+    drawn = [s for s in report.sections if s.figure is not None]
+    assert {s.id for s in drawn} >= {"islands", "adventurers", "survival", "loss-causes", "heat-map"}
+    for s in drawn:
+        assert s.figure._suptitle.get_text().splitlines()[0] in FIGURE_TITLES, s.id
+    panels = next(s for s in report.sections if s.id == "survival").figure.axes
+    assert len(panels) == 2
+    assert all(list(ax.get_xticks()) == list(panels[0].get_xticks()) for ax in panels)
+    small = figures.loss_causes(data.by_level(data.read(tmp_path / "s")).query("players == 2"), ["novice", "legendary"],
+                                "a subtitle")
+    assert small._suptitle.get_text().splitlines()[0] == "How the computer team's games end, per level (share of games)"
+
+
+MEASURE_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  var wide = Array.prototype.filter.call(document.querySelectorAll(".scroll"), function (s) {
+    return s.scrollWidth > s.clientWidth;
+  }).map(function (s) { return s.querySelector("caption").textContent; });
+  var out = document.createElement("pre");
+  out.id = "measure";
+  out.textContent = JSON.stringify({wide: wide, main: document.querySelector("main").clientWidth,
+                                    tables: document.querySelectorAll(".scroll").length});
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def test_the_html_report_at_1400px_has_no_horizontally_scrolling_table(islands, tmp_path):
+    html = (islands / "report" / "report.html").read_text()
+    harness = tmp_path / "harness.html"
+    harness.write_text(html.replace("</body>", MEASURE_SCRIPT + "\n</body>"))
+    r = run_chromium(tmp_path, "--window-size=1400,2000", "--virtual-time-budget=15000", "--dump-dom", harness.as_uri())
+    assert r.returncode == 0, r.stderr[-2000:]
+    found = re.search(r'<pre id="measure">(.*?)</pre>', r.stdout, flags=re.S)
+    assert found, r.stdout[-1000:]
+    measured = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert measured["tables"] >= 8 and measured["main"] > 1300
+    assert measured["wide"] == []
+
+
+def test_the_reports_tables_as_csv_and_json_hold_the_markdown_reports_cells(islands):
+    report = islands / "report"
+    md = md_tables((report / "report.md").read_text())
+    tables = json.loads((report / "tables.json").read_text())
+    assert len(tables) == len(list((report / "tables").glob("*.csv"))) >= len(md)
+    for t in tables:
+        k = 1 + [u for u in tables if u["section"] == t["section"]].index(t)
+        with open(report / "tables" / f"{t['section']}-{k}.csv", newline="") as f:
+            rows = list(csv.reader(f))
+        assert rows == [t["columns"], *t["rows"]]
+        if t["caption"] in md:
+            assert [list(r.values()) for r in md[t["caption"]]] == [[c.strip("*") for c in row] for row in t["rows"]]
+
+
+def test_the_readme_shows_shell_completion_and_it_works():
+    readme = README.read_text()
+    for shell in ("bash", "zsh", "fish"):
+        assert f"_FISIM_COMPLETE={shell}_source fisim" in readme
+    r = subprocess.run([str(FISIM)], env={**os.environ, "_FISIM_COMPLETE": "bash_source"}, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and "complete " in r.stdout and "_FISIM_COMPLETE" in r.stdout
