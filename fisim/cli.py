@@ -230,12 +230,14 @@ def replay(level, players, team, layout, policy, rules, seed, game):
               help="Start a local Dask cluster of N worker processes and run the chunks there.")
 @click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
 @click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
-              help="Games per chunk: the unit of storage, resumption and --ci steps.")
+              help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
+                   "many; the unit of storage, resumption and --ci steps.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, games, ci, max_games, seed, out,
           threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
-    """Play every cell of a grid of settings and store the results in DIR (resumable)."""
+    """Play every cell of a grid of settings and store the results in DIR (resumable; the same
+    sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
     from fisim.rules.config import ConfigError
     from policies import DEFAULT
@@ -247,7 +249,8 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         raise UserError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
     target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     limit = target.get("games", max_games)
-    if -(-limit // chunk_games) > MAX_CHUNKS:
+    from fisim.store import chunk_count
+    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
         raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
                         "chunks; play fewer games or raise --chunk-games")
     if not (scheduler or dask_local):

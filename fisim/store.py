@@ -11,6 +11,13 @@ writes a store. Each chunk describes itself in its Parquet key-value metadata (c
 game range, seed, the fingerprint of the manifest it was played under, a checksum of its content)
 and every reader checks that description against the manifest: a chunk that does not match is
 named in a StoreError and never used. Reports and comparisons read only this directory.
+
+Chunk k of every cell holds the same games whatever the target (chunk_slot: 1,000, 1,000, 2,000,
+4,000 ... games, doubling up to the chunk size), so a store is extended by playing more chunks: a
+later sweep of the same configuration may ask for more games per cell or add cells (extended).
+The store keeps one target, the last sweep's; its cells are those of every sweep into it, and a
+cell the last sweep did not ask for keeps the games it has (shown as not complete when it has
+fewer than the target).
 """
 import contextlib
 import fcntl
@@ -32,12 +39,15 @@ from fisim.rules.state import WON
 from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS
 from fisim.stats import wilson
 
-STORE_FORMAT = 2            # 2: chunks describe themselves and are verified; a lock
+STORE_FORMAT = 3            # 2: chunks describe themselves and are verified; a lock
+                            # 3: chunks grow to the chunk size; fingerprints per cell; extensible
+FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
 MANIFEST = "manifest.json"
 LOCK = "lock"
 META_KEY = b"fisim.chunk"
 CAUSES = [n.replace("-", "_") for n in LOSS_NAMES]
 SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
+GAME_KEYS = ("store_format", "fisim_version", "rules_version", "seed", "chunk_size", "per_game")
 MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", "chunk_size", "target",
                  "per_game", "cells")
 CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
@@ -58,10 +68,14 @@ class ChunkError(StoreError):
         self.path, self.reason = Path(path), reason
 
 
-def fingerprint(manifest):
-    """The configuration a chunk was played under: a hash of the whole manifest (user policy and
-    layout files enter it by content, through the manifest's "files")."""
-    return _sha256(manifest)
+def fingerprint(manifest, cell_key):
+    """The configuration a chunk of cell `cell_key` was played under: a hash of what defines its
+    games in the manifest (versions, seed, chunk size, the cell with its island's shape, its
+    policy's version and a policy file's content), not of the target or the other cells, which
+    an extension changes."""
+    cell = next(c for c in manifest["cells"] if c["key"] == cell_key)
+    return _sha256({**{k: manifest[k] for k in GAME_KEYS}, "cell": cell,
+                    "policy": manifest["policies"][cell["policy"]], "file": manifest["files"].get(cell["policy"])})
 
 
 def _sha256(value):
@@ -130,6 +144,42 @@ def _count(value, zero=False):
     return isinstance(value, int) and not isinstance(value, bool) and value >= (0 if zero else 1)
 
 
+def extended(old, new, where):
+    """The manifest of a store that holds results under `old`, after a sweep under `new`: the same
+    configuration with a target at least as large (new) and the cells of both (old ones first).
+    StoreError naming what differs otherwise."""
+    differ = [k for k in GAME_KEYS if old[k] != new[k]]
+    differ += [k for k in ("policies", "files") if any(old[k][n] != new[k][n] for n in set(old[k]) & set(new[k]))]
+    known = {c["key"]: c for c in old["cells"]}
+    if any(known[c["key"]] != c for c in new["cells"] if c["key"] in known):
+        differ.append("cells")
+    if differ:
+        raise StoreError(f"{where} holds results of a different configuration (differs in: {', '.join(differ)}); "
+                         "use another --out directory")
+    if not _at_least(new["target"], old["target"]):
+        raise StoreError(f"{where} holds results for a target of {target_text(old['target'])}: a sweep may extend it "
+                         f"to more games per cell, not to a target of {target_text(new['target'])}; use another "
+                         "--out directory")
+    return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
+            "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
+
+
+def _at_least(new, old):
+    """Does target `new` ask every cell for at least the games `old` did?"""
+    if "games" in new and "games" in old:
+        return new["games"] >= old["games"]
+    if "ci" in new and "ci" in old:
+        return new["ci"] <= old["ci"] and new["max_games"] >= old["max_games"]
+    return False
+
+
+def target_text(target):
+    """A target as the sweep's options say it."""
+    if "games" in target:
+        return f"--games {target['games']}"
+    return f"--ci {target['ci']} --max-games {target['max_games']}"
+
+
 class Store:
     def __init__(self, path):
         self.path = Path(path)
@@ -170,16 +220,14 @@ class Store:
             os.close(fd)
 
     def open(self, manifest):
-        """Create the store, or check that an existing one was made by the same configuration. A
-        store that holds no finished chunk yet (a sweep that failed before its first) takes the
-        new manifest. The caller holds the lock."""
+        """Create the store, or extend an existing one made by the same configuration (see
+        extended). A store that holds no finished chunk yet (a sweep that failed before its first)
+        takes the new manifest. The caller holds the lock."""
         self._check_ours()
         if self.manifest_path.exists():
             old = self.read_manifest()
             if old != manifest and self._has_results():
-                diff = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
-                raise StoreError(f"{self.path} holds results of a different configuration "
-                                 f"(differs in: {', '.join(diff)}); use another --out directory")
+                manifest = extended(old, manifest, self.path)
         try:
             (self.path / "chunks").mkdir(parents=True, exist_ok=True)
             if not self.manifest_path.exists() or self.read_manifest() != manifest:
@@ -232,12 +280,11 @@ class Store:
         if not folder.is_dir():
             raise StoreError(f"{self.path} has no chunks directory: no game of this sweep has been stored; "
                              "run the same sweep again")
-        cells = {c["key"] for c in manifest["cells"]}
-        expected = fingerprint(manifest)
+        expected = {c["key"]: fingerprint(manifest, c["key"]) for c in manifest["cells"]}
         records = []
         for path in sorted(folder.glob("*.parquet")):
             try:
-                records.append(_verified(path, manifest, cells, expected))
+                records.append(_verified(path, manifest, expected))
             except ChunkError as exc:
                 if rejected is None:
                     raise
@@ -249,7 +296,7 @@ def _description(record, manifest):
     """What a chunk says about itself: its place in the sweep, the seed, the fingerprint of the
     manifest, and a checksum of all of that and of the record's content."""
     meta = {"cell": record["cell"], "chunk": record["chunk"], "first_game": record["first_game"],
-            "games": record["games"], "seed": manifest["seed"], "fingerprint": fingerprint(manifest)}
+            "games": record["games"], "seed": manifest["seed"], "fingerprint": fingerprint(manifest, record["cell"])}
     return {**meta, "checksum": _checksum(meta, record)}
 
 
@@ -257,7 +304,7 @@ def _checksum(meta, record):
     return _sha256({**{k: v for k, v in meta.items() if k != "checksum"}, "content": record})
 
 
-def _verified(path, manifest, cells, expected_fingerprint):
+def _verified(path, manifest, fingerprints):
     """The record of chunk file `path`, or ChunkError saying how it does not belong to the store."""
     name = CHUNK_NAME.fullmatch(path.name)
     if not name:
@@ -276,19 +323,20 @@ def _verified(path, manifest, cells, expected_fingerprint):
             or meta["checksum"] != _checksum(meta, record)):
         raise ChunkError(path, "does not match its checksum: it is damaged; delete it and run the sweep again")
     cell, chunk = name[1], int(name[2])
-    size = manifest["chunk_size"]
-    first, games = chunk * size, chunk_size(manifest["target"], size, chunk)
+    first = chunk_slot(chunk, manifest["chunk_size"])[0]
+    most = planned_games(manifest["target"], chunk, manifest["chunk_size"])
     if (meta["cell"], meta["chunk"]) != (cell, chunk) or (record["cell"], record["chunk"]) != (cell, chunk):
         problem = f"holds chunk {meta['chunk']} of cell {meta['cell']}, not what its name says"
-    elif cell not in cells:
+    elif cell not in fingerprints:
         problem = "is of a cell this sweep does not have"
     elif meta["seed"] != manifest["seed"]:
         problem = f"was played with seed {meta['seed']}, not this sweep's seed {manifest['seed']}"
-    elif meta["fingerprint"] != expected_fingerprint:
+    elif meta["fingerprint"] != fingerprints[cell]:
         problem = "was played under another configuration (its fingerprint differs from the manifest's)"
-    elif (meta["first_game"], meta["games"], record["first_game"], record["games"]) != (first, games, first, games):
+    elif (meta["first_game"], record["first_game"], record["games"]) != (first, first, meta["games"]) \
+            or not 0 < meta["games"] <= most:
         problem = (f"holds games {meta['first_game']}.. ({meta['games']} games), not games {first}.. "
-                   f"({games} games) as chunk {chunk} of this sweep")
+                   f"(at most {most} games) as chunk {chunk} of this sweep")
     else:
         problem = _inconsistency(record)
     if problem:
@@ -313,18 +361,25 @@ def _inconsistency(record):
 
 def read_store(path):
     """(manifest, chunks) of a results directory for a reader: the manifest checked, every chunk
-    verified against it, and no chunk missing before one that is there. StoreError otherwise."""
+    verified against it, and no chunk missing before one that is there. StoreError otherwise. A
+    chunk shorter than its slot ends its cell's games: chunks after it (of an extension that was
+    interrupted before it replayed that chunk whole) are left out until it has."""
     store = Store(path)
     manifest = store.read_manifest()
     chunks = store.read_chunks(manifest)
+    keep = pd.Series(True, index=chunks.index)
     for cell in manifest["cells"]:
-        numbers = sorted(int(k) for k in chunks.loc[chunks["cell"] == cell["key"], "chunk"])
-        gap = next((k for k, n in enumerate(numbers) if n != k), None)
+        mine = chunks.loc[chunks["cell"] == cell["key"], ["chunk", "games"]].sort_values("chunk")
+        gap = next((k for k, n in enumerate(mine["chunk"]) if n != k), None)
         if gap is not None:
             label = ", ".join(str(cell[k]) for k in SETTINGS)
             raise StoreError(f"chunk file {cell['key']}-{gap:06d}.parquet of cell [{label}] is missing from "
                              f"{store.path / 'chunks'}; run the same sweep again to replay it")
-    return manifest, chunks
+        size = manifest["chunk_size"]
+        short = [k for k, n in zip(mine["chunk"], mine["games"]) if n < chunk_slot(k, size)[1]]
+        if short:
+            keep[mine.index[mine["chunk"] > short[0]]] = False
+    return manifest, chunks[keep]
 
 
 def target_reached(target, wins, games):
@@ -337,11 +392,37 @@ def target_reached(target, wins, games):
     return games > 0 and (high - low) / 2 <= target["ci"]
 
 
-def chunk_size(target, size, chunk):
-    """Games in chunk number `chunk` of a cell: the last chunk before a fixed count, or before an
-    adaptive target's cap, may be short."""
+def chunk_slot(chunk, chunk_games):
+    """(first game, games) of chunk number `chunk` of every cell: 1,000, 1,000, 2,000, 4,000 ...
+    games, doubling up to `chunk_games`, then `chunk_games` each. The same whatever the target, so
+    that more games are more chunks, and so that --ci checks a loose target after few games."""
+    first, size = 0, min(FIRST_CHUNK, chunk_games)
+    for k in range(chunk):
+        if size == chunk_games:
+            return first + (chunk - k) * size, size
+        first += size
+        size = min(chunk_games, FIRST_CHUNK << k)
+    return first, size
+
+
+def chunk_count(games, chunk_games):
+    """How many chunks hold a cell's first `games` games."""
+    k = 0
+    while True:
+        first, size = chunk_slot(k, chunk_games)
+        if games <= first:
+            return k
+        if size == chunk_games:
+            return k - (first - games) // size
+        k += 1
+
+
+def planned_games(target, chunk, chunk_games):
+    """Games that chunk number `chunk` of a cell holds under `target`: its slot, cut at a fixed
+    count or at an adaptive target's cap."""
+    first, size = chunk_slot(chunk, chunk_games)
     limit = target["games"] if "games" in target else target["max_games"]
-    return max(0, min(size, limit - chunk * size))
+    return max(0, min(size, limit - first))
 
 
 def counted_chunks(chunks, cell_key, target):

@@ -1,16 +1,15 @@
 """`fisim sweep`: play every cell of a grid in fixed-size chunks and store each finished chunk.
 
 Game i of every cell is game i of the master seed (common random numbers), and a chunk is a
-fixed run of game indices, so what a chunk holds does not depend on threads, processes or
-machines: a sweep resumed after an interruption, or run on a Dask cluster, gives the same store.
+fixed run of game indices (fisim.store.chunk_slot), so what a chunk holds does not depend on
+threads, processes, machines or the target: a sweep resumed after an interruption, run on a Dask
+cluster, or extended with more games, gives the same store as one uninterrupted run.
 """
-import math
-
 import fisim
 from fisim.rules.config import RULES_VERSION
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
-from fisim.store import (CHUNK_NAME, STORE_FORMAT, Store, chunk_record, chunk_size, file_digest, load,
-                         target_reached)
+from fisim.store import (CHUNK_NAME, STORE_FORMAT, Store, chunk_count, chunk_record, chunk_slot, file_digest,
+                         load, planned_games, target_reached)
 
 CHUNK = 50_000
 
@@ -20,8 +19,9 @@ class BackendError(RuntimeError):
 
 
 def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
-    """What identifies a sweep: a store is only ever extended by the same manifest. User policy and
-    layout files enter it by content ("files"), so an edited file is never mixed into a store."""
+    """What identifies a sweep: a store is only ever extended by the same configuration
+    (fisim.store.extended). User policy and layout files enter it by content ("files"), so an
+    edited file is never mixed into a store."""
     from policies import load_policy
     policies = {name: str(load_policy(name).VERSION) for name in sorted({c.policy for c in cells})}
     user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
@@ -36,14 +36,14 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
     }
 
 
-def play_chunk(cell, chunk, size, seed, threads, per_game, chunk_games):
-    """Play one chunk of a cell: its aggregate record and, with per_game, its per-game frame."""
+def play_chunk(cell, chunk, first, size, seed, threads, per_game):
+    """Play chunk `chunk` of a cell, games first..first+size-1: its aggregate record and, with
+    per_game, its per-game frame."""
     from fisim import engine
     from fisim.simulation import check_games, games_frame
     from policies import load_policy
     policy = load_policy(cell.policy)
     layout = load_layout(cell.layout)
-    first = chunk * chunk_games
     rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads)
     check_games(rows, policy.NAME, first)
     frame = games_frame(rows, cell.config, cell.layout_label, f"{policy.NAME}@{policy.VERSION}", seed, first) if per_game else None
@@ -56,9 +56,9 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads
 
-    def run(self, tasks, seed, per_game, chunk_games):
-        for cell, chunk, size in tasks:
-            yield play_chunk(cell, chunk, size, seed, self.threads, per_game, chunk_games)
+    def run(self, tasks, seed, per_game):
+        for cell, chunk, first, size in tasks:
+            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game)
 
     def close(self):
         pass
@@ -84,12 +84,12 @@ class DaskBackend:
                 self.cluster.close()
             raise BackendError(f"cannot start the Dask cluster {address or ''}: {_first_line(exc)}") from None
 
-    def run(self, tasks, seed, per_game, chunk_games):
+    def run(self, tasks, seed, per_game):
         from dask.distributed import as_completed
         from fisim.simulation import EngineError
         from policies import PolicyError
-        futures = [self.client.submit(play_chunk, cell, chunk, size, seed, 1, per_game, chunk_games, pure=False)
-                   for cell, chunk, size in tasks]
+        futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)
+                   for cell, chunk, first, size in tasks]
         try:
             for future in as_completed(futures):
                 try:
@@ -123,29 +123,35 @@ def warm(cells):
         engine.play_batch(load_layout(cell.layout), cell.config, load_policy(name), 0, 0, 1, threads=1)
 
 
-def _progress_of(records, target):
-    """(games counted, next chunk to play, target reached) from a cell's {chunk: (wins, games)}."""
+def _progress_of(records, target, chunk_games):
+    """(next chunk to play, target reached) from a cell's {chunk: (wins, games)}. Chunks count in
+    order until the target is reached; one with fewer games than the target now wants (the last
+    chunk of an earlier, smaller target) is the next to play, whole."""
     wins = games = k = 0
     while k in records and not target_reached(target, wins, games):
+        if records[k][1] < planned_games(target, k, chunk_games):
+            break
         wins += records[k][0]
         games += records[k][1]
         k += 1
-    return games, k, target_reached(target, wins, games)
+    return k, target_reached(target, wins, games)
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK,
               warn=None):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
-    fisim.store.load(out). Chunks already in the store are not played again; a chunk file of this
-    sweep that fails verification is deleted and played again, with `warn(text)`. `progress(games,
-    cells_done)` is called as chunks and cells finish. The store is locked while the sweep runs."""
+    fisim.store.load(out) of every cell in the store. Chunks already in the store are not played
+    again, so a store of the same configuration is resumed or extended (more games per cell, more
+    cells); a chunk file of this sweep that fails verification is deleted and played again, with
+    `warn(text)`. `progress(games, cells_done)` is called as chunks and cells finish. The store is
+    locked while the sweep runs."""
     target = target or {"games": 10_000}
     store = Store(out)
     backend = backend or LocalBackend()
     try:
         with store.lock():
             store.open(manifest_for(cells, seed, target, per_game, chunk_games))
-            records = {c.key: {} for c in cells}
+            records = {c["key"]: {} for c in store.manifest["cells"]}
             for _, row in store.read_chunks(store.manifest, lambda error: _replace(error, records, warn)).iterrows():
                 records[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]))
             _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
@@ -166,31 +172,35 @@ def _replace(error, records, warn):
 
 
 def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):
-    """Play and store the chunks each cell still needs; `records` is {cell key: {chunk: (wins, games)}}."""
+    """Play and store the chunks each cell still needs; `records` is {cell key: {chunk: (wins, games)}}.
+    An adaptive target plays one chunk of each unfinished cell at a time, so where a cell stops
+    depends only on its results."""
     warmed = False
     while True:
         tasks = []
         for cell in cells:
-            _, next_chunk, complete = _progress_of(records[cell.key], target)
+            next_chunk, complete = _progress_of(records[cell.key], target, chunk_games)
             if complete:
                 continue
             if "games" in target:       # a fixed count: every missing chunk at once
-                wanted = range(next_chunk, math.ceil(target["games"] / chunk_games))
+                wanted = range(next_chunk, chunk_count(target["games"], chunk_games))
             else:                       # adaptive: the next chunk, then look again
                 wanted = [next_chunk]
-            tasks += [(cell, k, chunk_size(target, chunk_games, k)) for k in wanted if k not in records[cell.key]]
+            planned = {k: planned_games(target, k, chunk_games) for k in wanted}
+            tasks += [(cell, k, chunk_slot(k, chunk_games)[0], games) for k, games in planned.items()
+                      if records[cell.key].get(k, (0, 0))[1] < games]
         if not tasks:
             return
         if not warmed:
             warm(cells)
             warmed = True
-        for record, frame in backend.run(tasks, seed, per_game, chunk_games):
+        for record, frame in backend.run(tasks, seed, per_game):
             store.write_chunk(record, frame)
             cell_records = records[record["cell"]]
-            before = _progress_of(cell_records, target)[2]
+            before = _progress_of(cell_records, target, chunk_games)[1]
             cell_records[record["chunk"]] = (record["wins"], record["games"])
             if progress:
-                progress(record["games"], int(_progress_of(cell_records, target)[2] and not before))
+                progress(record["games"], int(_progress_of(cell_records, target, chunk_games)[1] and not before))
 
 
 def format_table(frame):

@@ -16,10 +16,12 @@ from fisim import grid
 from fisim.compare import compare, paired_difference
 from fisim.rules.config import ConfigError
 from fisim.stats import wilson
-from fisim.sweep import DaskBackend, LocalBackend, run_sweep
+from fisim.store import chunk_slot, read_store, win_bits
+from fisim.sweep import CHUNK, DaskBackend, LocalBackend, run_sweep
 
 FISIM = Path(sys.executable).parent / "fisim"
-SMALL = ["--levels", "normal,elite", "--players", "2", "--policies", "random", "--chunk-games", "3000"]
+GRID = ["--levels", "normal,elite", "--players", "2", "--policies", "random"]
+SMALL = [*GRID, "--chunk-games", "3000"]
 
 
 def fisim_cmd(*args, **kw):
@@ -29,6 +31,16 @@ def fisim_cmd(*args, **kw):
 def chunk_contents(directory):
     """Every chunk file's content, by name (the bytes may differ in nothing but their content)."""
     return {f.name: pq.read_table(f).to_pylist() for f in sorted((Path(directory) / "chunks").glob("*.parquet"))}
+
+
+def file_bytes(directory, folder="chunks"):
+    """Every Parquet file of a store's folder, by name, byte for byte."""
+    return {f.name: f.read_bytes() for f in sorted((Path(directory) / folder).glob("*.parquet"))}
+
+
+def half_width(wins, games):
+    low, high = wilson(wins, games)
+    return (high - low) / 2
 
 
 def small_cells(policies="random"):
@@ -98,15 +110,18 @@ def test_one_thread_two_threads_and_a_dask_cluster_give_identical_stores(tmp_pat
     assert list(one["games"]) == [12_000] * 4
 
 
-def test_adaptive_ci_stops_at_the_first_chunk_that_reaches_the_target(tmp_path):
+def test_adaptive_ci_stops_at_the_first_step_that_reaches_the_target(tmp_path):
     cells = small_cells("passive")
     target = {"ci": 0.0004, "max_games": 1_000_000}
-    frame = run_sweep(cells, tmp_path / "ci", 1, target, chunk_games=1000)
-    for games, wins in zip(frame["games"], frame["wins"]):
-        low, high = wilson(wins, games)
-        assert (high - low) / 2 <= 0.0004                       # reached ...
-        low, high = wilson(wins, games - 1000)
-        assert (high - low) / 2 > 0.0004                        # ... and not one chunk earlier
+    frame = run_sweep(cells, tmp_path / "ci", 1, target)
+    _, chunks = read_store(tmp_path / "ci")
+    steps = [sum(chunk_slot(k, CHUNK)) for k in range(10)]     # 1,000, 2,000, 4,000 ... games
+    for _, cell in frame.iterrows():
+        won = win_bits(chunks, cell["cell"], target)
+        assert len(won) == cell["games"] and cell["games"] in steps[1:] and cell["complete"]
+        assert half_width(won.sum(), len(won)) <= 0.0004                 # reached ...
+        earlier = steps[steps.index(cell["games"]) - 1]
+        assert half_width(won[:earlier].sum(), earlier) > 0.0004        # ... and not one step earlier
     capped = run_sweep(cells, tmp_path / "cap", 1, {"ci": 1e-6, "max_games": 3000}, chunk_games=1000)
     assert list(capped["games"]) == [3000] * 4
 
@@ -178,11 +193,81 @@ def test_every_chunk_describes_itself(tmp_path):
     out = tmp_path / "out"
     run_sweep(small_cells(), out, 7, {"games": 2500}, chunk_games=1000)
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["store_format"] == 2
+    assert manifest["store_format"] == 3
     described = [json.loads(pq.read_schema(f).metadata[META_KEY]) for f in sorted((out / "chunks").glob("*.parquet"))]
     assert len(described) == 4 * 3
     for meta in described:
-        assert meta["seed"] == 7 and meta["fingerprint"] == fingerprint(manifest)
+        assert meta["seed"] == 7 and meta["fingerprint"] == fingerprint(manifest, meta["cell"])
         assert (meta["first_game"], meta["games"]) == (1000 * meta["chunk"], [1000, 1000, 500][meta["chunk"]])
         assert len(meta["checksum"]) == 64
     assert {m["cell"] for m in described} == {c["key"] for c in manifest["cells"]}
+
+
+# --- extending a store (issue 16) and --ci steps that start small ---------------------------------
+
+def test_a_store_extended_with_more_games_and_cells_is_one_run_of_the_total(tmp_path):
+    normal = grid.expand(["standard"], ["normal"], [2], "random", ["random"], [()])
+    both = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
+    run_sweep(normal, tmp_path / "extended", 8, {"games": 2500}, per_game=True, chunk_games=2000)
+    assert [json.loads(pq.read_schema(f).metadata[b"fisim.chunk"])["games"]
+            for f in sorted((tmp_path / "extended" / "chunks").glob("*.parquet"))] == [1000, 1000, 500]
+    extended = run_sweep(both, tmp_path / "extended", 8, {"games": 5000}, per_game=True, chunk_games=2000)
+    whole = run_sweep(both, tmp_path / "whole", 8, {"games": 5000}, per_game=True, chunk_games=2000)
+    assert file_bytes(tmp_path / "extended") == file_bytes(tmp_path / "whole")       # the short chunk played whole
+    assert file_bytes(tmp_path / "extended", "games") == file_bytes(tmp_path / "whole", "games")
+    assert extended.equals(whole) and fisim.load(tmp_path / "extended").equals(whole)
+    assert list(whole["games"]) == [5000, 5000]
+
+
+def test_a_store_extended_to_a_tighter_ci_is_one_run_of_the_tighter_ci(tmp_path):
+    cells = small_cells()
+    run_sweep(cells, tmp_path / "extended", 2, {"ci": 0.002, "max_games": 100_000})
+    loose = fisim.load(tmp_path / "extended")
+    extended = run_sweep(cells, tmp_path / "extended", 2, {"ci": 0.0003, "max_games": 100_000})
+    whole = run_sweep(cells, tmp_path / "whole", 2, {"ci": 0.0003, "max_games": 100_000})
+    assert file_bytes(tmp_path / "extended") == file_bytes(tmp_path / "whole")
+    assert extended.equals(whole) and (whole["games"] > loose["games"]).all()
+
+
+def test_cells_a_later_sweep_does_not_ask_for_stay_as_they_are(tmp_path):
+    out = tmp_path / "out"
+    first = run_sweep(small_cells(), out, 3, {"games": 2000}, chunk_games=1000)
+    elite = [c for c in small_cells() if c.level == "elite"]
+    frame = run_sweep(elite, out, 3, {"games": 3000}, chunk_games=1000)
+    assert len(frame) == 4 and list(frame["cell"]) == list(first["cell"])
+    is_elite = frame["level"] == "elite"
+    assert list(frame.loc[is_elite, "games"]) == [3000, 3000] and frame.loc[is_elite, "complete"].all()
+    kept = frame[~is_elite].drop(columns="complete").reset_index(drop=True)
+    assert kept.equals(first[first["level"] != "elite"].drop(columns="complete").reset_index(drop=True))
+    assert not frame.loc[~is_elite, "complete"].any()           # fewer games than the store's target now
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--games", "2000", "--chunk-games", "3000"], ["target of --games 3000", "--games 2000"]),
+    (["--ci", "0.01", "--chunk-games", "3000"], ["target of --games 3000", "--ci 0.01"]),
+    (["--games", "6000", "--chunk-games", "2000"], ["differs in: chunk_size"]),
+    (["--games", "6000", "--chunk-games", "3000", "--per-game"], ["differs in: per_game"]),
+])
+def test_a_store_is_extended_only_with_more_games_of_the_same_configuration(tmp_path, args, words):
+    out = tmp_path / "out"
+    assert fisim_cmd("sweep", *SMALL, "--games", "3000", "--out", str(out), "--quiet", "--no-report").returncode == 0
+    before = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file() and f.name != "lock"}
+    r = fisim_cmd("sweep", *GRID, *args, "--out", str(out), "--quiet", "--no-report")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    for w in words:
+        assert w in r.stderr
+    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file() and f.name != "lock"} == before
+
+
+def test_a_loose_ci_stops_after_the_first_step_the_same_on_any_thread_count(tmp_path):
+    runs = []
+    for threads in (1, 2):
+        out = tmp_path / f"threads{threads}"
+        r = fisim_cmd("sweep", "--levels", "normal,elite", "--players", "2,3", "--policies", "random", "--ci", "0.05",
+                      "--seed", "4", "--threads", str(threads), "--out", str(out), "--quiet", "--no-report")
+        assert r.returncode == 0, r.stderr
+        runs.append(out)
+    frame = fisim.load(runs[0])
+    assert list(frame["games"]) == [1000] * 4                  # not the 50,000 of a whole chunk
+    assert all(half_width(w, n) <= 0.05 for w, n in zip(frame["wins"], frame["games"]))
+    assert file_bytes(runs[0]) == file_bytes(runs[1]) and frame.equals(fisim.load(runs[1]))
