@@ -333,6 +333,8 @@ def _verified(path, manifest, fingerprints):
         problem = f"was played with seed {meta['seed']}, not this sweep's seed {manifest['seed']}"
     elif meta["fingerprint"] != fingerprints[cell]:
         problem = "was played under another configuration (its fingerprint differs from the manifest's)"
+    elif most == 0:
+        problem = f"is beyond this sweep's target ({target_text(manifest['target'])})"
     elif (meta["first_game"], record["first_game"], record["games"]) != (first, first, meta["games"]) \
             or not 0 < meta["games"] <= most:
         problem = (f"holds games {meta['first_game']}.. ({meta['games']} games), not games {first}.. "

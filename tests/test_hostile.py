@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -67,11 +67,13 @@ def contents(store):
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
-    """A small sweep (2 cells x 3 chunks), the same sweep with another seed, and with another --games."""
+    """A small sweep (2 cells x 3 chunks), the same sweep with another seed, with more games, and
+    with --per-game."""
     root = tmp_path_factory.mktemp("stores")
     run_sweep(CELLS, root / "good", 1, TARGET, chunk_games=1000)
     run_sweep(CELLS, root / "seed2", 2, TARGET, chunk_games=1000)
     run_sweep(CELLS, root / "games4000", 1, {"games": 4000}, chunk_games=1000)
+    run_sweep(CELLS, root / "per-game", 1, TARGET, per_game=True, chunk_games=1000)
     return root
 
 
@@ -127,9 +129,13 @@ def _tamper(store, stores, how):
     if how == "chunk of another seed":
         shutil.copy(stores / "seed2" / "chunks" / a1.name, a1)
         return a1.name, "seed 2"
-    if how == "chunk of another --games":
-        shutil.copy(stores / "games4000" / "chunks" / a1.name, a1)
+    if how == "chunk of a --per-game sweep":
+        shutil.copy(stores / "per-game" / "chunks" / a1.name, a1)
         return a1.name, "another configuration"
+    if how == "a chunk beyond the target":
+        beyond = a1.with_name(a1.name.replace("-000001", "-000003"))
+        shutil.copy(stores / "games4000" / "chunks" / beyond.name, beyond)
+        return beyond.name, "beyond this sweep's target (--games 3000)"
     if how == "one cell's chunk over another's":
         shutil.copy(a0, b0)
         return b0.name, "not what its name says"
@@ -141,7 +147,6 @@ def _tamper(store, stores, how):
         (store / "chunks" / "notes.parquet").write_bytes(a0.read_bytes())
         return "notes.parquet", "not named like a chunk"
     if how == "a chunk of the old format":
-        import pyarrow.parquet as pq
         pq.write_table(pq.read_table(a1).replace_schema_metadata(None), a1)
         return a1.name, "older fisim"
     if how == "a deleted chunk":
@@ -150,7 +155,8 @@ def _tamper(store, stores, how):
     raise AssertionError(how)
 
 
-TAMPERINGS = ["chunk of another seed", "chunk of another --games", "one cell's chunk over another's",
+TAMPERINGS = ["chunk of another seed", "chunk of a --per-game sweep", "a chunk beyond the target",
+              "one cell's chunk over another's",
               "a chunk under a later name", "a foreign file", "a chunk of the old format", "a deleted chunk"]
 
 
@@ -174,6 +180,12 @@ def test_resume_replaces_what_it_can_prove_wrong(good, stores, how):
     assert contents(good) == contents(stores / "good")
     assert frame.equals(fisim.load(stores / "good"))
     assert how == "a deleted chunk" or any(name in w for w in warnings)
+
+
+def test_a_chunk_of_a_longer_sweep_is_the_same_chunk(good, stores):
+    """Chunk k holds the same games whatever the target, so extending a store never mixes."""
+    for name, content in contents(good).items():
+        assert (stores / "games4000" / "chunks" / name).read_bytes() == content
 
 
 def test_resume_will_not_delete_a_file_it_did_not_write(good, stores):
@@ -306,7 +318,7 @@ def test_a_dask_scheduler_that_is_not_there_is_one_line(tmp_path, capsys):
 def test_disk_full_is_one_line_and_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)       # every Parquet file fisim writes
     refused(cli(capsys, "simulate", "--games", "50", "--policy", "random", "--out", tmp_path / "g.parquet"),
             "No space left on device", code=1)
     refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "100",
