@@ -1,5 +1,6 @@
 """`fisim sweep`, the results store and `fisim compare`."""
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 import fisim
 from fisim import grid
 from fisim.compare import compare, paired_difference
+from fisim.report.data import read
 from fisim.rules.config import ConfigError
 from fisim.stats import wilson
 from fisim.store import chunk_slot, read_store, win_bits
@@ -271,3 +273,23 @@ def test_a_loose_ci_stops_after_the_first_step_the_same_on_any_thread_count(tmp_
     assert list(frame["games"]) == [1000] * 4                  # not the 50,000 of a whole chunk
     assert all(half_width(w, n) <= 0.05 for w, n in zip(frame["wins"], frame["games"]))
     assert file_bytes(runs[0]) == file_bytes(runs[1]) and frame.equals(fisim.load(runs[1]))
+
+
+def test_an_extension_interrupted_before_it_replayed_a_short_chunk_loses_nothing(tmp_path):
+    """Chunks arrive in any order (Dask): a later chunk may be stored before the short one is
+    played again whole. Readers then count the games up to the short chunk, and resuming ends
+    in the store of one run."""
+    cells = grid.expand(["standard"], ["normal"], [2], "random", ["random"], [()])
+    short = run_sweep(cells, tmp_path / "short", 9, {"games": 2500}, chunk_games=2000)
+    whole = run_sweep(cells, tmp_path / "whole", 9, {"games": 6000}, chunk_games=2000)
+    out = tmp_path / "interrupted"
+    shutil.copytree(tmp_path / "short", out)
+    shutil.copy(tmp_path / "whole" / "manifest.json", out / "manifest.json")
+    later = sorted((tmp_path / "whole" / "chunks").glob("*-000003.parquet"))[0]
+    shutil.copy(later, out / "chunks" / later.name)
+    frame = fisim.load(out)
+    assert list(frame["games"]) == [2500] and not frame["complete"].any()
+    assert frame.drop(columns="complete").equals(short.drop(columns="complete"))
+    assert read(out).cells["games"].tolist() == [2500]                 # the report reads the same
+    assert run_sweep(cells, out, 9, {"games": 6000}, chunk_games=2000).equals(whole)
+    assert file_bytes(out) == file_bytes(tmp_path / "whole")
