@@ -8,7 +8,7 @@
 Every file is written to a temporary name and renamed into place, so a chunk file that exists is
 complete; a run that is interrupted loses at most the chunks in flight. One sweep at a time
 writes a store. Each chunk describes itself in its Parquet key-value metadata (cell, chunk index,
-game range, seed, the fingerprint of the manifest it was played under, a checksum of its content)
+game range, seed, the fingerprint of its cell's configuration, a checksum of its content)
 and every reader checks that description against the manifest: a chunk that does not match is
 named in a StoreError and never used. Reports and comparisons read only this directory.
 
@@ -293,8 +293,8 @@ class Store:
 
 
 def _description(record, manifest):
-    """What a chunk says about itself: its place in the sweep, the seed, the fingerprint of the
-    manifest, and a checksum of all of that and of the record's content."""
+    """What a chunk says about itself: its place in the sweep, the seed, the fingerprint of its
+    cell's configuration, and a checksum of all of that and of the record's content."""
     meta = {"cell": record["cell"], "chunk": record["chunk"], "first_game": record["first_game"],
             "games": record["games"], "seed": manifest["seed"], "fingerprint": fingerprint(manifest, record["cell"])}
     return {**meta, "checksum": _checksum(meta, record)}
@@ -370,6 +370,7 @@ def read_store(path):
     manifest = store.read_manifest()
     chunks = store.read_chunks(manifest)
     keep = pd.Series(True, index=chunks.index)
+    size = manifest["chunk_size"]
     for cell in manifest["cells"]:
         mine = chunks.loc[chunks["cell"] == cell["key"], ["chunk", "games"]].sort_values("chunk")
         gap = next((k for k, n in enumerate(mine["chunk"]) if n != k), None)
@@ -377,7 +378,6 @@ def read_store(path):
             label = ", ".join(str(cell[k]) for k in SETTINGS)
             raise StoreError(f"chunk file {cell['key']}-{gap:06d}.parquet of cell [{label}] is missing from "
                              f"{store.path / 'chunks'}; run the same sweep again to replay it")
-        size = manifest["chunk_size"]
         short = [k for k, n in zip(mine["chunk"], mine["games"]) if n < chunk_slot(k, size)[1]]
         if short:
             keep[mine.index[mine["chunk"] > short[0]]] = False

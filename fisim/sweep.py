@@ -1,4 +1,4 @@
-"""`fisim sweep`: play every cell of a grid in fixed-size chunks and store each finished chunk.
+"""`fisim sweep`: play every cell of a grid in chunks and store each finished chunk.
 
 Game i of every cell is game i of the master seed (common random numbers), and a chunk is a
 fixed run of game indices (fisim.store.chunk_slot), so what a chunk holds does not depend on

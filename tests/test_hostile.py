@@ -156,8 +156,8 @@ def _tamper(store, stores, how):
 
 
 TAMPERINGS = ["chunk of another seed", "chunk of a --per-game sweep", "a chunk beyond the target",
-              "one cell's chunk over another's",
-              "a chunk under a later name", "a foreign file", "a chunk of the old format", "a deleted chunk"]
+              "one cell's chunk over another's", "a chunk under a later name", "a foreign file",
+              "a chunk of the old format", "a deleted chunk"]
 
 
 @pytest.mark.parametrize("how", TAMPERINGS)
