@@ -158,8 +158,8 @@ def extended(old, new, where):
                          "use another --out directory")
     if not _at_least(new["target"], old["target"]):
         raise StoreError(f"{where} holds results for a target of {target_text(old['target'])}: a sweep may extend it "
-                         f"to more games per cell, not to a target of {target_text(new['target'])}; use another "
-                         "--out directory")
+                         f"to more games per cell, not to a target of {target_text(new['target'])}; ask for at "
+                         "least as many games, or use another --out directory")
     return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
             "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
 

@@ -212,5 +212,9 @@ def format_table(frame):
                      f"{r['rules']:<16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
                      f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
+    waiting = int((~frame["complete"]).sum())
+    if waiting:
+        lines.append(f"{waiting} of {len(frame)} cells have fewer games than the store's target: a sweep that "
+                     "names them plays the rest.")
     return "\n".join(lines)
 

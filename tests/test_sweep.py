@@ -19,7 +19,7 @@ from fisim.report.data import read
 from fisim.rules.config import ConfigError
 from fisim.stats import wilson
 from fisim.store import chunk_slot, read_store, win_bits
-from fisim.sweep import CHUNK, DaskBackend, LocalBackend, run_sweep
+from fisim.sweep import CHUNK, DaskBackend, LocalBackend, format_table, run_sweep
 
 FISIM = Path(sys.executable).parent / "fisim"
 GRID = ["--levels", "normal,elite", "--players", "2", "--policies", "random"]
@@ -242,6 +242,7 @@ def test_cells_a_later_sweep_does_not_ask_for_stay_as_they_are(tmp_path):
     kept = frame[~is_elite].drop(columns="complete").reset_index(drop=True)
     assert kept.equals(first[first["level"] != "elite"].drop(columns="complete").reset_index(drop=True))
     assert not frame.loc[~is_elite, "complete"].any()           # fewer games than the store's target now
+    assert "2 of 4 cells have fewer games than the store's target" in format_table(frame)
 
 
 @pytest.mark.parametrize("args, words", [
