@@ -21,7 +21,7 @@ from fisim.simulation import Setting, games_frame, simulate, write_games
 from fisim.stats import Z95
 from fisim.store import Store
 from fisim.sweep import run_sweep
-from policies import BUILTIN, DEFAULT
+from policies import BUILTIN, DEFAULT, load_policy
 from test_report import fake_store
 
 FISIM = Path(sys.executable).parent / "fisim"
@@ -92,14 +92,14 @@ def test_simulate_prints_each_adventurers_win_rate_and_machine_readable_rates():
     losses = rows[rows["measure"] == "loss"].set_index("of")["count"]
     assert losses.to_dict() == {c: int((frame["cause"] == c).sum()) for c in losses.index} and len(losses) == 4
     win = rows[rows["measure"] == "win"].iloc[0]
-    assert win["count"] == frame["won"].sum() and win["games"] == 3000 and set(rows["policy"]) == {"random@1"}
+    assert win["count"] == frame["won"].sum() and win["games"] == 3000 and set(rows["policy"]) == {f"random@{load_policy('random').VERSION}"}
     assert r"--format" in run("simulate", "--format", "xml").stderr and run("simulate", "--format", "xml").returncode == 2
 
 
 def test_the_game_frame_names_teams_as_a_loop_over_games_would():
     setting = Setting(players=4, policy="random", seed=1)
     rows = next(setting.play_chunks(5000))[1]
-    frame = games_frame(rows, setting.config, "standard", "random@1", 1, 0)
+    frame = games_frame(rows, setting.config, "standard", setting.policy_label, 1, 0)
     names = np.array(ROLE_NAMES)
     assert frame["team"].astype(str).tolist() == ["+".join(names[r]) for r in rows[:, 8:12]]
     assert frame["level"].dtype == pd.CategoricalDtype(list(LEVELS), ordered=True)

@@ -22,12 +22,14 @@ from fisim.rules.state import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE,
 from fisim.stats import wilson
 from fisim.store import Store, chunk_record, win_bits
 from fisim.sweep import manifest_for, run_sweep
+from policies import load_policy
 
 FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",
                 "policies"]
 HUMAN = "computer team's"
+RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
 
 
@@ -143,7 +145,7 @@ def test_the_report_has_every_section_and_figure(swept):
     captions = re.findall(r"^\*([^*].*[^*])\*$", md, flags=re.M)
     assert len(captions) == len(ALL_SECTIONS)
     for caption in captions:
-        assert "random@1" in caption and " games" in caption and HUMAN in caption and "not a human" in caption
+        assert RANDOM in caption and " games" in caption and HUMAN in caption and "not a human" in caption
     assert "passive@1" in md and "heli-all" in md and "skull-island" in md
     assert str(out.parent) not in md and str(out.parent) not in html, "no machine path in the report"
     tables = md_tables(md)
@@ -324,14 +326,14 @@ def test_a_single_player_count_comparison_equals_fisim_compare(tmp_path):
     fake_store(out, cells, 2500, 1000, seed=4)
     write_report(out, tmp_path / "r", ("md",))
     rows = md_tables((tmp_path / "r" / "report.md").read_text())[
-        "Each policy against random@1, per level (players and teams pooled)"]
+        f"Each policy against {RANDOM}, per level (players and teams pooled)"]
     direct = compare(out, "policy")
     assert len(rows) == len(direct) == 2
     for row, (_, d) in zip(rows, direct.iterrows()):
         assert row["Policy"] == "passive@1" and row["Level"] == d["level"]
         assert row["Difference (points)"] == f"{100 * d['difference']:+.2f}"
         assert row["95% CI"] == f"{100 * d['ci_low']:+.2f} to {100 * d['ci_high']:+.2f}"
-        assert row["Baseline (95% CI)"].startswith(f"{pct(d['baseline_rate'])} (") and row["Baseline (95% CI)"].endswith(" random@1")
+        assert row["Baseline (95% CI)"].startswith(f"{pct(d['baseline_rate'])} (") and row["Baseline (95% CI)"].endswith(f" {RANDOM}")
         assert row["Win rate (95% CI)"].startswith(pct(d["rate"]) + " (")
 
 
