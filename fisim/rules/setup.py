@@ -94,7 +94,7 @@ def setup_game(g, rng, seed):
     for i in range(n):
         g[P_TDRAW_COUNT + g[H_TPILE + i]] += 1
 
-    # R-SETUP-5/6: water level and first player.
+    # R-SETUP-5: the water level; R-SETUP-6: the first player.
     g[P_LEVEL] = g[P_CFG + C_LEVEL]
     first = g[P_CFG + C_FIRST]
     if first < 0:

@@ -333,7 +333,7 @@ def play_turn(g, rng):
     if g[P_STATUS] == PLAYING:
         flood_phase(g, rng)
     if g[P_STATUS] == PLAYING:
-        g[P_ACTIVE] = (g[P_ACTIVE] + 1) % g[P_PLAYERS]
+        g[P_ACTIVE] = (g[P_ACTIVE] + 1) % g[P_PLAYERS]     # R-SETUP-6: play passes clockwise
 
 
 def play_game(g, rng, seed):
