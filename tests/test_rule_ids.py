@@ -10,7 +10,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
 
 from fisim.rules.config import SWITCHES
 
