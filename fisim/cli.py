@@ -1,6 +1,7 @@
 """The `fisim` command line. Heavy modules (the engine, pandas) are imported inside commands so
 that `--help` and argument errors stay fast. Every bad input ends in one line on stderr and
 exit status 2; results go to stdout or to a file written whole."""
+import logging
 import os
 import sys
 
@@ -93,6 +94,17 @@ def _checked(level, players, team, layout, policy, rules):
 @click.version_option(package_name="fisim")
 def cli():
     """fisim: how hard is Forbidden Island? Monte Carlo answers with confidence intervals."""
+    notices = logging.getLogger("fisim")
+    if not any(isinstance(h, _Notices) for h in notices.handlers):
+        notices.addHandler(_Notices())
+    notices.setLevel(logging.INFO)
+
+
+class _Notices(logging.Handler):
+    """The library's INFO messages (a first run's compile) as `fisim: ...` lines on stderr."""
+
+    def emit(self, record):
+        click.echo(f"fisim: {record.getMessage()}", err=True)
 
 
 @cli.command()
@@ -232,12 +244,14 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress bar, no note of a first run's compile.")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, games, ci, max_games, seed, out,
           threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
+    if quiet:
+        logging.getLogger("fisim").setLevel(logging.WARNING)
     from fisim import grid
     from fisim.rules.config import ConfigError
     from policies import DEFAULT
@@ -279,8 +293,6 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
             bar.update(n)
 
         if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
-            import logging
-
             import distributed  # noqa: F401  (sets up its log handlers, quietened here)
             for handler in logging.getLogger("distributed").handlers:
                 handler.setLevel(logging.CRITICAL)

@@ -7,6 +7,8 @@ The runner's file name carries a hash of the engine's and the policy's source an
 version, so any change to either compiles afresh (DESIGN: "key the cache on the package version").
 """
 import contextlib
+import logging
+from concurrent.futures import ThreadPoolExecutor
 import hashlib
 import importlib.util
 import inspect
@@ -36,7 +38,7 @@ from fisim.rules.state import R_SIZE
 _RULES_DIR = Path(__file__).parent / "rules"
 _POLICIES_DIR = Path(policies.__file__).parent
 _TEMPLATE = '''"""fisim runner for policy {name} (generated; safe to delete)."""
-from numba import njit, prange
+from numba import njit
 from fisim.engine import specialise
 {import_decide}
 
@@ -45,12 +47,9 @@ _engine = specialise(decide, __name__ + "_engine", inline=False)
 _record_game, _run_phase = _engine.record_game, _engine.run_phase
 
 
-@njit(cache=True, parallel=True)
-def run_batch(geometry, cfg, master_seed, first_game, n, out, block):
-    blocks = (n + block - 1) // block
-    for b in prange(blocks):
-        lo = b * block
-        _run_block(geometry, cfg, master_seed, first_game, lo, min(n, lo + block), out)
+@njit(cache=True, nogil=True)
+def run_games(geometry, cfg, master_seed, first_game, lo, hi, out):
+    _run_block(geometry, cfg, master_seed, first_game, lo, hi, out)
 
 
 @njit(cache=True)
@@ -63,6 +62,9 @@ def run_phase(g, rng, phase, arg):
     _run_phase(g, rng, phase, arg)
 '''
 _runners = {}
+log = logging.getLogger(__name__)   # the command line shows its INFO messages on stderr
+MIN_BLOCK = 64            # games a thread plays at a time, at least ...
+BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
 # kept as functions when the rest is inlined: the entry points, and `choose` (which calls the
 # policy: inlined at its call sites it costs a quarter more compile time and memory, for no speed)
 _NOT_INLINED = ("run_block", "record_game", "run_phase", "choose")
@@ -76,7 +78,7 @@ def specialise(decide, name, inline):
 
     With `inline`, the turn is inlined into the entry points: LLVM then sees few, large functions
     without calls or reference counting between them (random games a third faster, more compile
-    time and memory: only run_batch, which plays games in bulk, uses it)."""
+    time and memory: only run_games, which plays games in bulk, uses it)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
     namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name})
@@ -147,6 +149,20 @@ def runner(policy):
 
 
 @contextlib.contextmanager
+def first_use(run, entry, policy):
+    """Say (as an INFO log message) that a runner's entry point is being compiled, the first time
+    it is used with this cache: a first run is otherwise a minute of silence. A marker file beside
+    the runner records that it was compiled and cached."""
+    marker = Path(run.__file__).with_suffix(f".{entry}.compiled")
+    if marker.exists():
+        yield
+        return
+    log.info("compiling the engine for policy %s (first run only, about a minute)...", policy.NAME)
+    yield
+    marker.touch()
+
+
+@contextlib.contextmanager
 def policy_errors(policy):
     """A policy whose decide() does not compile, or raises, stops the run with one line naming the
     policy (fisim.errors.EngineError, which the command line reports as a one-line error)."""
@@ -183,21 +199,29 @@ def interruptible():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, block=64):
+def play_batch(layout, config, policy, seed, first_game, n_games, threads=None):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
-    first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`."""
+    first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`: each game
+    is played from its own seed into its own row, whichever thread plays its block.
+
+    The threads are Python threads running the compiled runner without the GIL: the runner then
+    needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
-    if n_games == 0:
-        return out
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
-    try:
-        with policy_errors(policy), interruptible():
-            run.run_batch(layout.geometry, config.to_array(), np.uint64(seed), np.int64(first_game),
-                          np.int64(n_games), out, np.int64(block))
-    finally:
-        numba.set_num_threads(previous)
+    fixed = (layout.geometry, config.to_array(), np.uint64(seed), np.int64(first_game))
+    threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // MIN_BLOCK))
+
+    def play(lo, hi):
+        run.run_games(*fixed, np.int64(lo), np.int64(hi), out)
+
+    with policy_errors(policy), interruptible(), first_use(run, "run_games", policy):
+        if threads <= 1:
+            play(0, n_games)
+        else:
+            size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
+            with ThreadPoolExecutor(threads) as pool:
+                for done in [pool.submit(play, lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]:
+                    done.result()
     return out
 
 
@@ -234,7 +258,9 @@ def record(layout, config, policy, seed, game, decisions=False):
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
     with policy_errors(policy), interruptible():
-        runner(policy).record_game(g, rng, np.uint64(seed), np.int64(game), out)
+        run = runner(policy)
+        with first_use(run, "record_game", policy):
+            run.record_game(g, rng, np.uint64(seed), np.int64(game), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 
 

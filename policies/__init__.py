@@ -7,8 +7,8 @@ A policy module defines NAME, VERSION and a Numba-jitted
 returning the index (0..n-1) of its choice among options[:n]. `pub` is the public game record
 (fisim.rules.state: the island's geometry, the rules in force, the board, hands, piles as counts),
 `mem` a per-game int32 scratch array the policy may use between decisions, `rng` the game's
-policy random stream. A policy reads, and never writes, `pub`; the functions of
-fisim.rules.actions work on a copy of it for lookahead.
+policy random stream. A policy reads, and never writes, `pub` (it is handed read-only: a write
+does not compile); the functions of fisim.rules.actions work on a copy of it for lookahead.
 """
 import importlib
 import importlib.util

@@ -51,7 +51,7 @@ def test_results_do_not_depend_on_thread_count(policy):
     layout, config = builtin_layout("coral-reef"), GameConfig(players=3, level="elite")
     pol = load_policy(policy)
     one = engine.play_batch(layout, config, pol, 42, 0, 3000, threads=1)
-    two = engine.play_batch(layout, config, pol, 42, 0, 3000, threads=2, block=7)
+    two = engine.play_batch(layout, config, pol, 42, 0, 3000, threads=2)
     assert np.array_equal(one, two)
 
 
@@ -64,7 +64,7 @@ def test_a_game_is_the_same_whichever_batch_it_is_played_in():
 
 @pytest.mark.parametrize("name", ["random", "expert"])
 def test_bulk_runner_plays_the_games_the_recorder_plays(name):
-    """run_batch is compiled inlined, on arrays without reference counts; record_game (which the
+    """run_games is compiled inlined, on arrays without reference counts; record_game (which the
     golden transcripts and the reference cross-check use) plainly. Both must play the same games."""
     layout, pol = builtin_layout("skull-island"), load_policy(name)
     statuses = []

@@ -171,6 +171,12 @@ def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
     assert "\n" not in message and "policy broken" in message and "undefined_name" in message
 
 
+def test_a_policy_cannot_write_to_pub(tmp_path):
+    """R-INFO: pub is handed to a policy read-only; a write does not compile."""
+    message = _simulate_error(tmp_path, "writer", "pub[0] = 1\n    return 0")
+    assert "policy writer" in message and "does not compile" in message and "readonly" in message
+
+
 def test_an_illegal_choice_names_the_policy_and_the_decision(tmp_path):
     message = _simulate_error(tmp_path, "too-far", "return n")
     assert "policy too-far" in message and any(f"{d} decision" in message for d in DECISION_NAMES)

@@ -10,7 +10,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
 
 from fisim.rules.config import SWITCHES
 
@@ -27,9 +26,6 @@ DEFINITION = re.compile(rf"^\*\*({RULE_ID})\.\*\*", re.MULTILINE)
 # Ids the engine plays but does not tag yet; tagging them is part of the fisim/rules refactor of
 # issue 12. Until then the tagging test is an expected failure naming them; delete this tuple once
 # they are tagged.
-AWAITING_ENGINE_TAGS = ("R-ROLE-EXPLORER", "R-ROLE-MESSENGER", "R-SETUP-6", "R-SPECIAL-1")
-
-
 def defined_ids():
     """The ids of docs/rules.md, in their order there."""
     return DEFINITION.findall(RULES_DOC.read_text())
@@ -85,12 +81,8 @@ def test_every_cited_id_is_defined_in_the_rules_doc():
 
 
 def test_every_rule_id_is_tagged_in_the_engine():
-    """Every id of docs/rules.md is written out somewhere in fisim/rules/; an id missing that is not
-    one of AWAITING_ENGINE_TAGS fails now, the awaited ones are named in the expected failure."""
-    untagged = untagged_in_engine()
-    assert [r for r in untagged if r not in AWAITING_ENGINE_TAGS] == [], "no tag in fisim/rules/"
-    if untagged:
-        pytest.xfail("fisim/rules/ does not tag yet: " + ", ".join(untagged))
+    """Every id of docs/rules.md is written out somewhere in fisim/rules/ (the engine)."""
+    assert untagged_in_engine() == [], "no tag in fisim/rules/"
 
 
 def test_every_rule_id_and_switch_is_cited_by_a_rule_test():

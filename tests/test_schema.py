@@ -26,7 +26,6 @@ def test_fields_tile_their_array_without_gap_or_overlap(layout):
 def test_the_layouts_fit_together():
     assert st.P_SIZE == st.PUB.size and st.GAME.start == st.P_SIZE
     assert st.PUB.field("P_CFG").size == cf.C_SIZE
-    assert st.GAME.field("PUB_COPY").size == st.P_SIZE
     assert st.LOG == st.GAME.end - 1 and st.R_SIZE == st.RESULT.size
 
 

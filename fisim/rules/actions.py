@@ -150,7 +150,8 @@ def lift_destinations(pub, seats):
 
 @njit(inline="always")
 def _add_specials(pub, opts, n, only_seat):
-    """Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0)."""
+    """R-SPECIAL-1: Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0),
+    at any decision that offers them, costing no action."""
     players = pub[P_PLAYERS]
     for h in range(players):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, HELI)] > 0:
@@ -170,7 +171,7 @@ def _add_actions(pub, opts, n):
     exists = pub[P_EXISTS]
     flooded = pub[P_FLOODED]
     players = pub[P_PLAYERS]
-    explorer = role == EXPLORER
+    explorer = role == EXPLORER                                          # R-ROLE-EXPLORER: diagonal too
     moves = step_mask(pub, cell, explorer) & exists                      # R-ACT-MOVE
     n = _add_cells(opts, n, MOVE, 0, moves, False)
     if role == PILOT and pub[P_FLIGHT_USED] == 0:                        # R-ROLE-PILOT
@@ -192,7 +193,7 @@ def _add_actions(pub, opts, n):
     for k in range(N_TREASURES):                                         # R-ACT-GIVE
         if pub[hand_at(a, k)] > 0:
             for p in range(players):
-                if p != a and (role == MESSENGER or pub[P_POS + p] == cell):
+                if p != a and (role == MESSENGER or pub[P_POS + p] == cell):    # R-ROLE-MESSENGER
                     opts[n] = code(GIVE, k, p)
                     n += 1
     tile = pub[P_TILE_AT + cell]                                         # R-ACT-CAPTURE
@@ -260,7 +261,8 @@ def actor_of(pub, c):
 
 @njit(inline="always")
 def apply_special(pub, c):
-    """R-SPECIAL-HELI / R-SPECIAL-SAND: play the card and put it on the treasure discard."""
+    """R-SPECIAL-1, R-SPECIAL-HELI, R-SPECIAL-SAND: play the card and put it on the treasure
+    discard."""
     h = field1(c)
     if otype(c) == LIFT:
         pub[hand_at(h, HELI)] -= 1

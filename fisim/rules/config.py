@@ -11,7 +11,7 @@ import numpy as np
 from fisim.rules.constants import FLOOD_COUNT, LEVELS, MAX_PLAYERS, ROLE_NAMES, SKULL
 from fisim.rules.schema import Layout
 
-# The rule switches of RULES.md, each off in the official rules.
+# The rule switches of docs/rules.md, each off in the official rules.
 SWITCHES = {
     "navigator-plain": "R-ROLE-NAVIGATOR: a moved pawn steps orthogonally over existing tiles only",
     "heli-all": "R-SPECIAL-HELI: a Helicopter Lift moves all pawns on the tile",

@@ -22,8 +22,23 @@ def setup_game(g, rng, seed):
     init_streams(seed, rng)
     players = g[P_CFG + C_PLAYERS]
     g[P_PLAYERS] = players
+    _place_tiles(g, rng)
+    _seat_team(g, rng, players)
+    _flood_first_tiles(g, rng)
+    _deal_treasures(g, rng, players)
+    # R-SETUP-5: the water level; R-SETUP-6: the first player.
+    g[P_LEVEL] = g[P_CFG + C_LEVEL]
+    first = g[P_CFG + C_FIRST]
+    if first < 0:
+        first = randbelow(rng[FIRST:FIRST + 1], players)
+    g[P_FIRST] = first
+    g[P_ACTIVE] = first
+    log_event(g, ev.EV_FIRST, first, g[P_LEVEL], 0)
 
-    # R-SETUP-1 / R-LAYOUT-2: tiles placed uniformly at random, all dry.
+
+@njit(inline="always")
+def _place_tiles(g, rng):
+    """R-SETUP-1 / R-LAYOUT-2: tiles placed uniformly at random, all dry."""
     for c in range(N_TILES):
         g[P_TILE_AT + c] = c
     shuffle(g[P_TILE_AT:P_TILE_AT + N_TILES], N_TILES, rng[PLACEMENT:PLACEMENT + 1])
@@ -32,7 +47,10 @@ def setup_game(g, rng, seed):
         log_event(g, ev.EV_PLACE, c, g[P_TILE_AT + c], 0)
     g[P_EXISTS] = ALL_CELLS
 
-    # R-SETUP-3: one adventurer per seat, fixed or dealt at random; pawns on their start tiles.
+
+@njit(inline="always")
+def _seat_team(g, rng, players):
+    """R-SETUP-3: one adventurer per seat, fixed or dealt at random; pawns on their start tiles."""
     roles = g[OPTS:OPTS + N_ROLES]          # the options area serves as scratch here
     for r in range(N_ROLES):
         roles[r] = r
@@ -50,7 +68,10 @@ def setup_game(g, rng, seed):
             g[P_ROLE + s] = -1
             g[P_POS + s] = -1
 
-    # R-SETUP-2: the flood deck shuffled, 6 tiles flooded.
+
+@njit(inline="always")
+def _flood_first_tiles(g, rng):
+    """R-SETUP-2: the flood deck shuffled, the first tiles flooded."""
     for t in range(N_TILES):
         g[H_FPILE + t] = t
     shuffle(g[H_FPILE:H_FPILE + N_TILES], N_TILES, rng[FLOOD:FLOOD + 1])
@@ -64,7 +85,10 @@ def setup_game(g, rng, seed):
         log_event(g, ev.EV_SETUP_FLOOD, c, 0, 0)
     g[P_FDRAW_N] = n
 
-    # R-SETUP-4: the treasure deck shuffled, 2 cards dealt per seat, Waters Rise! replaced.
+
+@njit(inline="always")
+def _deal_treasures(g, rng, players):
+    """R-SETUP-4: the treasure deck shuffled, 2 cards dealt per seat, Waters Rise! replaced."""
     n = 0
     for k in range(N_KINDS):
         for _ in range(DECK_COUNTS[k]):
@@ -93,12 +117,3 @@ def setup_game(g, rng, seed):
     g[P_TDRAW_N] = n
     for i in range(n):
         g[P_TDRAW_COUNT + g[H_TPILE + i]] += 1
-
-    # R-SETUP-5/6: water level and first player.
-    g[P_LEVEL] = g[P_CFG + C_LEVEL]
-    first = g[P_CFG + C_FIRST]
-    if first < 0:
-        first = randbelow(rng[FIRST:FIRST + 1], players)
-    g[P_FIRST] = first
-    g[P_ACTIVE] = first
-    log_event(g, ev.EV_FIRST, first, g[P_LEVEL], 0)

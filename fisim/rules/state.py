@@ -4,9 +4,9 @@
 `g[:P_SIZE]` is `pub`, everything a player may see (R-INFO): the island's geometry and the rules
 in force, the board, pawns, hands, discards, the sizes and contents (as counts) of the draw
 piles, which flood cards were put back on top, the meter and the decision being asked. After it
-come the order of the two draw piles (hidden: only the engine reads it), the policy's memory, the
-current list of options, a copy of `pub` for the policy, and room for a transcript. Policies are
-given that copy alone.
+come the policy's memory, the current list of options, the order of the two draw piles (hidden:
+only the engine reads it) and room for a transcript. A policy is handed pub typed read-only
+(`read_only`: Numba will not compile a write to it), its memory and the options.
 
 One array (and a small uint64 array of random streams) is all the engine's functions pass
 around: every array handed to a compiled function costs reference counting, and with one array
@@ -15,6 +15,7 @@ that cost stays small; `uncounted` removes it where games are played in bulk.
 import numpy as np
 from numba import njit
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
@@ -73,14 +74,13 @@ LOOKAHEAD_RANGES = PUB.ranges(ACTION)   # what `restore` copies back into a look
 
 # --- the whole game array: pub, then what only the engine reads ---
 GAME = Layout("game array", start=P_SIZE)
+MEM = GAME.add("MEM", MEM_SIZE, "the policy's per-game memory, zeroed at setup", SCRATCH)
+OPTS = GAME.add("OPTS", MAX_OPTIONS, "the options of the current decision", SCRATCH)
+# the hidden piles lie beyond what a policy is handed (pub, its memory, the options)
 H_TPILE = GAME.add("H_TPILE", N_TREASURE_CARDS, "treasure draw pile, kinds, the last on top (hidden)")
 H_FPILE = GAME.add("H_FPILE", N_TILES, "flood draw pile, tile ids, the last on top (hidden)")
 X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)", SETUP)
 X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)
-MEM = GAME.add("MEM", MEM_SIZE, "the policy's per-game memory, zeroed at setup", SCRATCH)
-OPTS = GAME.add("OPTS", MAX_OPTIONS, "the options of the current decision", SCRATCH)
-PUB_COPY = GAME.add("PUB_COPY", P_SIZE, "the copy of pub a policy is given: it cannot change the "
-                    "game, and what lies beyond it is public (the transcript)", SCRATCH)
 LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.events) follow, then "
                "the decision record: ints used, then per decision the kind, the seat, n, the n "
                "options and the chosen index")
@@ -186,6 +186,15 @@ def popcount(m):
         m &= m - 1
         n += 1
     return n
+
+
+@intrinsic
+def read_only(typingctx, array):
+    """The same array, typed read-only: Numba refuses to compile a write to it. The policy is
+    handed pub this way (R-INFO), so pub needs no copy at each decision."""
+    def codegen(context, builder, sig, args):
+        return impl_ret_borrowed(context, builder, sig.return_type, args[0])
+    return array.copy(readonly=True)(array), codegen
 
 
 @intrinsic

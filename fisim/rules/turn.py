@@ -24,8 +24,8 @@ from fisim.rules.state import (ERROR, H_FPILE, H_TPILE, LOST, MEM, MEM_SIZE, OPT
                                P_FIRST, P_FLAYER, P_LIFT, P_LIFT_FROM, P_FLIGHT_USED, P_FLOODED, P_LAYER_TOP, P_LEVEL,
                                P_PLAYERS, P_POS, P_ROLE, P_SIZE, P_STATUS, P_SUNK_CELL,
                                P_SUNK_COUNT, P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN,
-                               PLAYING, PUB_COPY, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR,
-                               R_FIRST, R_LEVEL, R_ROLE, R_STATUS, R_SUNK, R_TURNS, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount)
+                               PLAYING, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR,
+                               R_FIRST, R_LEVEL, R_ROLE, R_STATUS, R_SUNK, R_TURNS, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount, read_only)
 
 MAX_TURNS = 10_000
 
@@ -52,16 +52,14 @@ def ask(g, rng, kind, decider):
 
 def choose(g, rng, kind, decider):
     """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
-    sees a copy of `pub` only). Returns the option code, or -1 after an illegal choice (the game
+    sees `pub` only, read-only). Returns the option code, or -1 after an illegal choice (the game
     is marked ERROR)."""
     g[P_DECISION] = kind
     g[P_DECIDER] = decider
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        for j in range(P_SIZE):       # R-INFO: the policy sees a copy of pub (a loop: a slice
-            g[PUB_COPY + j] = g[j]    # assignment within one array allocates a temporary)
-        i = decide(g[PUB_COPY:PUB_COPY + P_SIZE], g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
+        i = decide(read_only(g[:P_SIZE]), g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
                    rng[POLICY:POLICY + 1])
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
@@ -333,7 +331,7 @@ def play_turn(g, rng):
     if g[P_STATUS] == PLAYING:
         flood_phase(g, rng)
     if g[P_STATUS] == PLAYING:
-        g[P_ACTIVE] = (g[P_ACTIVE] + 1) % g[P_PLAYERS]
+        g[P_ACTIVE] = (g[P_ACTIVE] + 1) % g[P_PLAYERS]     # R-SETUP-6: play passes clockwise
 
 
 def play_game(g, rng, seed):

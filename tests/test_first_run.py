@@ -1,0 +1,51 @@
+"""A first run says that it compiles (it takes a while), once per runner and cache, on stderr
+unless --quiet; the library itself only logs it."""
+import logging
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+from fisim import engine
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from policies import load_policy
+
+
+def test_a_first_compile_is_logged_once_per_runner_and_entry_point(tmp_path, caplog):
+    run = types.SimpleNamespace(__file__=str(tmp_path / "run_demo.py"))
+    policy = types.SimpleNamespace(NAME="demo")
+    with caplog.at_level(logging.INFO, logger="fisim"):
+        for _ in range(2):
+            with engine.first_use(run, "run_games", policy):
+                pass
+        with engine.first_use(run, "record_game", policy):
+            pass
+    assert [r.getMessage() for r in caplog.records] == [
+        "compiling the engine for policy demo (first run only, about a minute)..."] * 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run_demo.record_game.compiled",
+                                                          "run_demo.run_games.compiled"]
+
+
+def _fisim(*args):
+    return subprocess.run([sys.executable, "-m", "fisim", *args], capture_output=True, text=True,
+                          env=os.environ, timeout=600)
+
+
+def test_the_command_line_says_so_on_stderr_unless_quiet(tmp_path):
+    pol = load_policy("random")
+    engine.play_batch(builtin_layout("standard"), GameConfig(), pol, 0, 0, 1)       # compiled and cached
+    marker = Path(engine.runner(pol).__file__).with_suffix(".run_games.compiled")
+    assert marker.exists()
+    marker.unlink()                      # as on a machine that has not compiled this runner yet
+    first = _fisim("simulate", "--policy", "random", "--games", "20")
+    second = _fisim("simulate", "--policy", "random", "--games", "20")
+    assert first.returncode == second.returncode == 0
+    assert "fisim: compiling the engine for policy random (first run only" in first.stderr
+    assert "compiling" not in second.stderr and first.stdout == second.stdout
+    marker.unlink()
+    quiet = _fisim("sweep", "--levels", "novice", "--players", "2", "--policies", "random", "--games", "100",
+                   "--out", str(tmp_path / "s"), "--quiet", "--no-report")
+    assert quiet.returncode == 0 and "compiling" not in quiet.stderr
+
