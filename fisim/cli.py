@@ -223,8 +223,10 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
 @click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
 @click.option("--teams", default="random", show_default=True,
-              help="random (a random team each game), all (every team of each size), or teams like diver+pilot,engineer+explorer+messenger.")
-@click.option("--layouts", "layouts_text", default="standard", show_default=True, help="Islands: names, all, or layout files.")
+              help="random (a random team each game), all (every team of each size), or teams like "
+                   "diver+pilot,engineer+explorer+messenger.")
+@click.option("--layouts", "layouts_text", default="standard", show_default=True,
+              help="Islands: names, all, or layout files.")
 @click.option("--policies", "policies_text", default=None,
               help=f"Policies to compare, comma-separated (default: {DEFAULT}). " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
@@ -356,7 +358,8 @@ def report(directory, out, formats, title):
               help="text, csv or json (one row per comparison, rates as fractions).")
 def compare(directory, by, fmt):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.compare import BY, compare as run, format_comparison
+    from fisim.compare import BY, format_comparison
+    from fisim.compare import compare as run
     from fisim.store import StoreError
     if by not in BY:
         raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")

@@ -154,7 +154,8 @@ def _format_roles(frame):
         lines.append(f"  [{', '.join(str(v) for v in key)}]")
         for _, r in group.iterrows():
             mark = "significant" if r["significant"] else "not significant"
-            lines.append(f"    {r['role']:<10} {100 * r['rate']:6.2f}% ({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}), "
+            lines.append(f"    {r['role']:<10} {100 * r['rate']:6.2f}% "
+                         f"({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}), "
                          f"{r['games']:,} games; without: {100 * r['rate_without']:.2f}%; difference "
                          f"{100 * r['difference']:+.2f} points ({100 * r['difference_low']:+.2f} to "
                          f"{100 * r['difference_high']:+.2f}), {mark}")

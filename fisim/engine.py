@@ -7,16 +7,16 @@ The runner's file name carries a hash of the engine's and the policy's source an
 version, so any change to either compiles afresh (DESIGN: "key the cache on the package version").
 """
 import contextlib
-import logging
-from concurrent.futures import ThreadPoolExecutor
 import hashlib
 import importlib.util
 import inspect
+import logging
 import os
 import signal
 import sys
 import threading
 import types
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,7 +104,8 @@ def _policy_sources(policy):
     """The policy's own file and the files of the built-in policy modules it uses (shared helpers)."""
     files = {Path(policy.__file__)}
     for value in vars(policy).values():
-        module = value if isinstance(value, types.ModuleType) else sys.modules.get(getattr(value, "__module__", "") or "")
+        module = (value if isinstance(value, types.ModuleType)
+                  else sys.modules.get(getattr(value, "__module__", "") or ""))
         path = getattr(module, "__file__", None)
         if path and Path(path).parent == _POLICIES_DIR:
             files.add(Path(path))

@@ -22,7 +22,7 @@ reference each build their own state from it.
 from dataclasses import dataclass, field
 
 from fisim.rules.config import GameConfig
-from fisim.rules.constants import (DECK_COUNTS, N_HAND_KINDS, N_KINDS, N_TILES, ROLE_NAMES)
+from fisim.rules.constants import DECK_COUNTS, N_HAND_KINDS, N_KINDS, N_TILES, ROLE_NAMES
 from fisim.rules.layouts import Layout
 from fisim.rules.options import DECISION_NAMES, SWIM
 

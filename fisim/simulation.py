@@ -19,8 +19,20 @@ from fisim.limits import MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig
 from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
-from fisim.rules.state import (ERROR, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR, R_FIRST, R_LEVEL,
-                               R_ROLE, R_STATUS, R_SUNK, R_TURNS, WON)
+from fisim.rules.state import (
+    ERROR,
+    R_CAPTURED,
+    R_CAUSE,
+    R_CONDITIONS,
+    R_ERROR,
+    R_FIRST,
+    R_LEVEL,
+    R_ROLE,
+    R_STATUS,
+    R_SUNK,
+    R_TURNS,
+    WON,
+)
 from fisim.stats import wilson
 from policies import DEFAULT as DEFAULT_POLICY
 

@@ -8,8 +8,18 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 import fisim
 from fisim.rules.config import RULES_VERSION
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
-from fisim.store import (CHUNK_NAME, STORE_FORMAT, Store, chunk_count, chunk_record, chunk_slot, file_digest,
-                         load, planned_games, target_reached)
+from fisim.store import (
+    CHUNK_NAME,
+    STORE_FORMAT,
+    Store,
+    chunk_count,
+    chunk_record,
+    chunk_slot,
+    file_digest,
+    load,
+    planned_games,
+    target_reached,
+)
 
 CHUNK = 50_000
 
@@ -46,7 +56,8 @@ def play_chunk(cell, chunk, first, size, seed, threads, per_game):
     layout = load_layout(cell.layout)
     rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads)
     check_games(rows, policy.NAME, first)
-    frame = games_frame(rows, cell.config, cell.layout_label, f"{policy.NAME}@{policy.VERSION}", seed, first) if per_game else None
+    label = f"{policy.NAME}@{policy.VERSION}"
+    frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 
 
@@ -86,6 +97,7 @@ class DaskBackend:
 
     def run(self, tasks, seed, per_game):
         from dask.distributed import as_completed
+
         from fisim.simulation import EngineError
         from policies import PolicyError
         futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)

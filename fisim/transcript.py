@@ -3,10 +3,10 @@
 The same text is what `fisim replay` prints and what the golden tests diff, so a change in the
 rules engine shows up in review as a change in a readable game.
 """
+from fisim.position import TILE_CODES
 from fisim.rules import events as ev
 from fisim.rules import options as op
 from fisim.rules.constants import KIND_NAMES, LOSS_NAMES, ROLE_NAMES, TILE_NAMES
-from fisim.position import TILE_CODES
 
 
 def _cards(n, word):
@@ -68,7 +68,8 @@ def format_transcript(events, layout, title="", legend=False):
             r.tile_at[a] = b
             if len(r.tile_at) == len(layout.cells):
                 labels = [TILE_CODES[r.tile_at[i]] for i in range(len(layout.cells))]
-                lines += ["Island (tile codes as in fisim.position):", *("  " + s for s in layout.draw(labels).splitlines())]
+                lines += ["Island (tile codes as in fisim.position):",
+                          *("  " + s for s in layout.draw(labels).splitlines())]
                 if legend:
                     lines += ["Tile codes:", *("  " + s for s in tile_legend())]
         elif code == ev.EV_TEAM:

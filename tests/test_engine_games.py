@@ -7,7 +7,7 @@ from fisim import engine
 from fisim.rules.config import SWITCHES, GameConfig
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.state import ERROR, LOST, WON
-from fisim.rules.turn import R_CONDITIONS, R_CAUSE, R_LEVEL, R_STATUS, R_TURNS
+from fisim.rules.turn import R_CAUSE, R_CONDITIONS, R_LEVEL, R_STATUS, R_TURNS
 from fisim.simulation import simulate
 from policies import load_policy
 

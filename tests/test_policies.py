@@ -7,8 +7,7 @@ engine with fisim.engine.EngineGame.
 """
 import numpy as np
 import pytest
-
-from test_rules import ISLAND       # the standard island with its tiles scrambled
+from test_rules import ISLAND  # the standard island with its tiles scrambled
 
 from fisim import engine
 from fisim.engine import EngineGame
@@ -18,7 +17,7 @@ from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.constants import SAND
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
-from fisim.rules.options import (ACTION, CAPTURE, DECISION_NAMES, LIFT, SANDBAG, WINDOW, field2, field3, otype)
+from fisim.rules.options import ACTION, CAPTURE, DECISION_NAMES, LIFT, SANDBAG, WINDOW, field2, field3, otype
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_FLOOD
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS

@@ -12,9 +12,22 @@ from fisim.position import CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, parse_pos
 from fisim.reference import Game, play, random_chooser
 from fisim.rules.config import SWITCHES, GameConfig
 from fisim.rules.constants import DECK_COUNTS, FOOLS_LANDING, LEVELS, ROLE_NAMES, SKULL
-from fisim.rules.events import (EV_CHOICE, EV_DEAL, EV_DEAL_WR, EV_DROWN, EV_FIRST, EV_FLOOD, EV_LOSE,
-                                EV_PLACE, EV_SETUP_FLOOD, EV_SINK, EV_TEAM, EV_TURN, EV_WATERS_RISE,
-                                EV_WIN)
+from fisim.rules.events import (
+    EV_CHOICE,
+    EV_DEAL,
+    EV_DEAL_WR,
+    EV_DROWN,
+    EV_FIRST,
+    EV_FLOOD,
+    EV_LOSE,
+    EV_PLACE,
+    EV_SETUP_FLOOD,
+    EV_SINK,
+    EV_TEAM,
+    EV_TURN,
+    EV_WATERS_RISE,
+    EV_WIN,
+)
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.options import ACTION, DISCARD, LIFT, LIFT_DEST, PASS, SWIM, WINDOW, decode, otype, unpack
 from fisim.rules.options import code as option_code

@@ -17,8 +17,7 @@ from fisim import grid
 from fisim.compare import compare, paired_difference
 from fisim.report import write_report
 from fisim.rules.constants import LEVELS, ROLE_NAMES
-from fisim.rules.state import LOST, WON
-from fisim.rules.state import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS
+from fisim.rules.state import LOST, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
 from fisim.stats import wilson
 from fisim.store import Store, chunk_record, win_bits
 from fisim.sweep import manifest_for, run_sweep
@@ -137,7 +136,8 @@ def test_the_report_has_every_section_and_figure(swept):
         assert f'id="figure-{sid}"' in html
     assert html.count("<img ") == len(ALL_SECTIONS) and html.count('src="data:image/png;base64,') == len(ALL_SECTIONS)
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), "the page must not load anything from the network"
-    for title in ("The islands", "Win rate by level", "Level × players", "Teams ranked", "How games end", "How long games last",
+    for title in ("The islands", "Win rate by level", "Level × players", "Teams ranked", "How games end",
+                  "How long games last",
                   "Islands compared with the standard island", "Rule readings compared with the official rules",
                   "Policies compared"):
         assert f"## {title}" in md and f"<h2>{title}</h2>" in html
@@ -165,7 +165,8 @@ def test_the_team_ranking_highlights_the_strongest_and_weakest_teams(tmp_path):
     rates = (pooled["wins"] / pooled["games"]).sort_values(ascending=False, kind="stable")
     assert len(ranking) == 15 and [r["Rank"] for r in ranking] == [str(i) for i in range(1, 16)]
     assert [pct(float(r["Win rate"].rstrip("%")) / 100) for r in ranking] == [pct(x) for x in rates]
-    assert ranking[0]["Team"] == f"{rates.index[0]} (strongest)" and ranking[-1]["Team"] == f"{rates.index[-1]} (weakest)"
+    assert ranking[0]["Team"] == f"{rates.index[0]} (strongest)"
+    assert ranking[-1]["Team"] == f"{rates.index[-1]} (weakest)"
     assert f"strongest team {rates.index[0]}" in md
     html = (tmp_path / "r" / "report.html").read_text()
     assert html.count('<tr class="strongest">') == 1 and html.count('<tr class="weakest">') == 1
@@ -249,7 +250,8 @@ def test_the_html_report_opens_in_chromium_with_every_image_loaded(swept, tmp_pa
     for image in images:
         assert image["complete"] and image["width"] > 0 and image["height"] > 0, image
     shot = tmp_path / "report.png"
-    r = run_chromium(tmp_path, "--window-size=1200,3000", f"--screenshot={shot}", (out / "report" / "report.html").as_uri())
+    r = run_chromium(tmp_path, "--window-size=1200,3000", f"--screenshot={shot}",
+                     (out / "report" / "report.html").as_uri())
     assert r.returncode == 0, r.stderr[-2000:]
     assert png_size(shot) == (1200, 3000) and shot.stat().st_size > 50_000
     if os.environ.get("FISIM_SCREENSHOT_DIR"):               # to look at it
@@ -333,7 +335,8 @@ def test_a_single_player_count_comparison_equals_fisim_compare(tmp_path):
         assert row["Policy"] == "passive@1" and row["Level"] == d["level"]
         assert row["Difference (points)"] == f"{100 * d['difference']:+.2f}"
         assert row["95% CI"] == f"{100 * d['ci_low']:+.2f} to {100 * d['ci_high']:+.2f}"
-        assert row["Baseline (95% CI)"].startswith(f"{pct(d['baseline_rate'])} (") and row["Baseline (95% CI)"].endswith(f" {RANDOM}")
+        baseline = row["Baseline (95% CI)"]
+        assert baseline.startswith(f"{pct(d['baseline_rate'])} (") and baseline.endswith(f" {RANDOM}")
         assert row["Win rate (95% CI)"].startswith(pct(d["rate"]) + " (")
 
 

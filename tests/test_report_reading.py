@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_report import FISIM, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
 from fisim.report import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
 from fisim.store import Store, win_bits
-from test_report import FISIM, fake_store, md_tables, run_chromium
 
 README = Path(__file__).parent.parent / "README.md"
 FIGURE_TITLES = {

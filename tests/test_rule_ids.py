@@ -10,7 +10,6 @@ import ast
 import re
 from pathlib import Path
 
-
 from fisim.rules.config import SWITCHES
 
 ROOT = Path(__file__).resolve().parent.parent

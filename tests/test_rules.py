@@ -21,19 +21,51 @@ import pytest
 
 from fisim import engine
 from fisim.engine import EngineGame
-from fisim.position import (CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, PositionError,
-                            parse_position)
+from fisim.position import CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, PositionError, parse_position
 from fisim.reference import Game, GameOver
 from fisim.reference import turn as ref_turn
 from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import SWITCHES, ConfigError, GameConfig
-from fisim.rules.constants import (DECK_COUNTS, FLOOD_COUNT, KIND_NAMES, LEVELS, LOSS_NAMES, N_KINDS,
-                                   ROLE_NAMES, SKULL, START_TILE, TILE_NAMES, TREASURE_NAMES)
+from fisim.rules.constants import (
+    DECK_COUNTS,
+    FLOOD_COUNT,
+    KIND_NAMES,
+    LEVELS,
+    LOSS_NAMES,
+    N_KINDS,
+    ROLE_NAMES,
+    SKULL,
+    START_TILE,
+    TILE_NAMES,
+    TREASURE_NAMES,
+)
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, builtin_layout, load_layout, parse_layout
-from fisim.rules.options import (CAPTURE, DECISION_NAMES, LIFT_DEST, DIVE, DROP, END, FLY, GIVE, LIFT, LIFT_TO, MOVE, NAV, PASS,
-                                 SANDBAG, SHORE, SHORE2, SWIM_TO, code, decode, field1, field2, field3,
-                                 otype)
+from fisim.rules.options import (
+    CAPTURE,
+    DECISION_NAMES,
+    DIVE,
+    DROP,
+    END,
+    FLY,
+    GIVE,
+    LIFT,
+    LIFT_DEST,
+    LIFT_TO,
+    MOVE,
+    NAV,
+    PASS,
+    SANDBAG,
+    SHORE,
+    SHORE2,
+    SWIM_TO,
+    code,
+    decode,
+    field1,
+    field2,
+    field3,
+    otype,
+)
 from fisim.rules.rng import game_seed
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
 from policies import load_policy
@@ -594,6 +626,7 @@ def test_custom_layout_disconnected_is_accepted_and_reported(tmp_path):
     # diagonal contact does not connect
     assert parse_layout("#.....\n.#####\n######\n######\n######\n").connected is False
     from click.testing import CliRunner
+
     from fisim.cli import cli
     result = CliRunner().invoke(cli, ["layouts", str(path)])
     assert result.exit_code == 0 and "NOT one connected island" in result.output

@@ -15,7 +15,6 @@ The board used most is ISLAND, the standard island with its tiles scrambled:
 from collections import Counter
 
 import pytest
-
 from test_rules import ALL_TILES, ISLAND, island, options, play, position, tiles
 
 from fisim.position import TILE_CODES

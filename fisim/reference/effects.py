@@ -1,7 +1,23 @@
 """What an option does to the game state. No events, no follow-ups: those belong to `turn.py`."""
 from fisim.position import DRY
 from fisim.rules.constants import HELI, SAND
-from fisim.rules.options import (CAPTURE, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM_TO, unpack)
+from fisim.rules.options import (
+    CAPTURE,
+    DIVE,
+    DROP,
+    END,
+    FLY,
+    GIVE,
+    LIFT,
+    MOVE,
+    NAV,
+    PASS,
+    SANDBAG,
+    SHORE,
+    SHORE2,
+    SWIM_TO,
+    unpack,
+)
 
 
 def apply_option(game, seat, c):

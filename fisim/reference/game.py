@@ -7,14 +7,13 @@ shared functions of fisim.rules.rng.
 import numpy as np
 
 from fisim.position import SUNK
-from fisim.rules.constants import N_HAND_KINDS, ROLE_NAMES
-from fisim.rules.options import ACTION, ACTION_TYPES, LIFT_DEST, SWIM, unpack
-from fisim.rules.rng import N_STREAMS, game_seed, init_streams, randbelow, shuffle
-
 from fisim.reference import legal, turn
 from fisim.reference.board import Board
 from fisim.reference.effects import apply_option
 from fisim.reference.legal import Decision
+from fisim.rules.constants import N_HAND_KINDS, ROLE_NAMES
+from fisim.rules.options import ACTION, ACTION_TYPES, LIFT_DEST, SWIM, unpack
+from fisim.rules.rng import N_STREAMS, game_seed, init_streams, randbelow, shuffle
 
 
 class Player:

@@ -4,10 +4,32 @@ Codes are packed by fisim.rules.options.code, with the types and fields given th
 """
 from typing import NamedTuple
 
-from fisim.rules.constants import DIVER, ENGINEER, HELI, MESSENGER, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, LIFT_DEST, LIFT_TO, code, unpack)
-
 from fisim.reference import powers
+from fisim.rules.constants import DIVER, ENGINEER, HELI, MESSENGER, N_TREASURES, NAVIGATOR, PILOT, SAND
+from fisim.rules.options import (
+    ACTION,
+    CAPTURE,
+    DISCARD,
+    DIVE,
+    DROP,
+    END,
+    FLY,
+    GIVE,
+    LIFT,
+    LIFT_DEST,
+    LIFT_TO,
+    MOVE,
+    NAV,
+    PASS,
+    SANDBAG,
+    SHORE,
+    SHORE2,
+    SWIM,
+    SWIM_TO,
+    WINDOW,
+    code,
+    unpack,
+)
 
 
 class Decision(NamedTuple):

@@ -1,9 +1,8 @@
 """Playing whole games: `play` from setup to the end, and the `random` policy."""
-from fisim.rules.rng import POLICY, game_seed
-
 from fisim.reference import turn
 from fisim.reference.game import Game
 from fisim.reference.setup import set_up
+from fisim.rules.rng import POLICY, game_seed
 
 
 def play(layout, config, master_seed, game_index, chooser):

@@ -1,12 +1,10 @@
 """Setting up a game (R-SETUP-1..6), in the order of docs/model.md "Setup"."""
 from fisim.position import FLOODED
-from fisim.rules.constants import (DECK_COUNTS, N_TILES, ROLE_NAMES, START_TILE, WATERS_RISE)
-from fisim.rules.events import (EV_DEAL, EV_DEAL_RESHUFFLE, EV_DEAL_WR, EV_FIRST, EV_PLACE,
-                                EV_SETUP_FLOOD, EV_TEAM)
-from fisim.rules.rng import FIRST, FLOOD, PLACEMENT, TEAM, TREASURE
-
 from fisim.reference.board import Board
 from fisim.reference.game import Player
+from fisim.rules.constants import DECK_COUNTS, N_TILES, ROLE_NAMES, START_TILE, WATERS_RISE
+from fisim.rules.events import EV_DEAL, EV_DEAL_RESHUFFLE, EV_DEAL_WR, EV_FIRST, EV_PLACE, EV_SETUP_FLOOD, EV_TEAM
+from fisim.rules.rng import FIRST, FLOOD, PLACEMENT, TEAM, TREASURE
 
 N_ROLES = len(ROLE_NAMES)
 SETUP_FLOODS = 6

@@ -4,19 +4,39 @@ The order of decisions, events and random draws is that of docs/model.md "A turn
 the game (won or lost) raises GameOver, which stops everything at once.
 """
 from fisim.position import DRY, FLOODED, SUNK
-from fisim.rules.constants import (DROWNED, FLOOD_COUNT, FOOLS_LANDING, HELI,
-                                   LANDING_SUNK, LOSS_NAMES, ROLE_NAMES, SKULL, SKULL_REACHED,
-                                   N_TREASURES, TREASURE_LOST, WATERS_RISE)
-from fisim.rules.events import (EV_CHOICE, EV_DRAW, EV_DROWN, EV_FLOOD, EV_FLOOD_ON_TOP,
-                                EV_FLOOD_RESHUFFLE, EV_LOSE, EV_SINK, EV_TREASURE_RESHUFFLE, EV_TURN,
-                                EV_WATERS_RISE, EV_WIN)
-from fisim.rules.options import (ACTION, DISCARD, END, GIVE, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, WINDOW,
-                                 code, unpack)
-from fisim.rules.rng import FLOOD, TREASURE
-
 from fisim.reference import legal
-from fisim.reference.legal import Decision
 from fisim.reference.effects import apply_option
+from fisim.reference.legal import Decision
+from fisim.rules.constants import (
+    DROWNED,
+    FLOOD_COUNT,
+    FOOLS_LANDING,
+    HELI,
+    LANDING_SUNK,
+    LOSS_NAMES,
+    N_TREASURES,
+    ROLE_NAMES,
+    SKULL,
+    SKULL_REACHED,
+    TREASURE_LOST,
+    WATERS_RISE,
+)
+from fisim.rules.events import (
+    EV_CHOICE,
+    EV_DRAW,
+    EV_DROWN,
+    EV_FLOOD,
+    EV_FLOOD_ON_TOP,
+    EV_FLOOD_RESHUFFLE,
+    EV_LOSE,
+    EV_SINK,
+    EV_TREASURE_RESHUFFLE,
+    EV_TURN,
+    EV_WATERS_RISE,
+    EV_WIN,
+)
+from fisim.rules.options import ACTION, DISCARD, END, GIVE, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, WINDOW, code, unpack
+from fisim.rules.rng import FLOOD, TREASURE
 
 MAX_TURNS = 10_000    # docs/model.md "Game record": a safety stop no legal game reaches
 

@@ -8,13 +8,68 @@ in ascending code order.
 from numba import njit
 
 from fisim.rules.config import C_HELI_ALL, C_NAV_PLAIN, C_NO_HELI_RESCUE, C_SWIM000
-from fisim.rules.constants import (ALL_TREASURES_MASK, DIVER, ENGINEER, EXPLORER, HELI, MESSENGER, N_HAND_KINDS,
-                                   N_TREASURES, NAVIGATOR, PILOT, SAND)
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, END, FLY, GIVE, LIFT, LIFT_DEST, LIFT_TO, MOVE, NAV, PASS, SANDBAG, SHORE, SHORE2, SWIM, SWIM_TO, WINDOW, code, field1, field2, field3, otype)
-from fisim.rules.state import (ALL_CELLS, P_ACTIVE, P_CAPTURED, P_CFG, P_DECIDER, P_DECISION,
-                               P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_LIFT, P_PLAYERS, P_POS, P_ROLE,
-                               P_SUNK_CELL, P_TDISC, P_TILE_AT, diag, hand_at, low_bit, orth)
-
+from fisim.rules.constants import (
+    ALL_TREASURES_MASK,
+    DIVER,
+    ENGINEER,
+    EXPLORER,
+    HELI,
+    MESSENGER,
+    N_HAND_KINDS,
+    N_TREASURES,
+    NAVIGATOR,
+    PILOT,
+    SAND,
+)
+from fisim.rules.options import (
+    ACTION,
+    CAPTURE,
+    DISCARD,
+    DIVE,
+    DROP,
+    END,
+    FLY,
+    GIVE,
+    LIFT,
+    LIFT_DEST,
+    LIFT_TO,
+    MOVE,
+    NAV,
+    PASS,
+    SANDBAG,
+    SHORE,
+    SHORE2,
+    SWIM,
+    SWIM_TO,
+    WINDOW,
+    code,
+    field1,
+    field2,
+    field3,
+    otype,
+)
+from fisim.rules.state import (
+    ALL_CELLS,
+    P_ACTIVE,
+    P_CAPTURED,
+    P_CFG,
+    P_DECIDER,
+    P_DECISION,
+    P_EXISTS,
+    P_FLIGHT_USED,
+    P_FLOODED,
+    P_LIFT,
+    P_PLAYERS,
+    P_POS,
+    P_ROLE,
+    P_SUNK_CELL,
+    P_TDISC,
+    P_TILE_AT,
+    diag,
+    hand_at,
+    low_bit,
+    orth,
+)
 
 
 @njit(inline="always")

@@ -6,9 +6,10 @@ and a policy returns the index of one. A code packs an option type and three 8-b
     type << 24 | f1 << 16 | f2 << 8 | f3
 
 with the fields per type given below; `code` packs and `otype`, `field1..3` and `unpack` read
-it, here only: the engine, the reference implementation and the policies all use these. Both implementations of the rules (the engine and the
-reference) must produce exactly the same sorted code lists; that is what the differential tests
-compare. Cells are layout cell numbers; seats are 0..players-1; kinds are card kinds.
+it, here only: the engine, the reference implementation and the policies all use these. Both
+implementations of the rules (the engine and the reference) must produce exactly the same sorted
+code lists; that is what the differential tests compare. Cells are layout cell numbers; seats are
+0..players-1; kinds are card kinds.
 """
 from numba import njit
 

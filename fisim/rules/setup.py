@@ -3,14 +3,44 @@ from numba import njit
 
 from fisim.rules import events as ev
 from fisim.rules.config import C_FIRST, C_LEVEL, C_PLAYERS, C_TEAM
-from fisim.rules.constants import (DECK_COUNTS, INITIAL_FLOODS, MAX_PLAYERS, N_KINDS, N_ROLES, N_TILES,
-                                   START_TILE, WATERS_RISE)
-from fisim.rules.rng import FIRST, FLOOD, PLACEMENT, TEAM, TREASURE, init_streams, randbelow, shuffle
+from fisim.rules.constants import (
+    DECK_COUNTS,
+    INITIAL_FLOODS,
+    MAX_PLAYERS,
+    N_KINDS,
+    N_ROLES,
+    N_TILES,
+    START_TILE,
+    WATERS_RISE,
+)
 from fisim.rules.events import log_event
-from fisim.rules.state import (ALL_CELLS, H_FPILE, H_TPILE, LOG, MEM, MEM_SIZE, OPTS, P_ACTIVE, P_CELL_OF,
-                               P_CFG, P_EXISTS, P_FDISC, P_FDRAW_N, P_FIRST, P_FLOODED, P_LEVEL,
-                               P_PLAYERS, P_POS, P_ROLE, P_SIZE, P_TDRAW_COUNT, P_TDRAW_N,
-                               P_TILE_AT, hand_at)
+from fisim.rules.rng import FIRST, FLOOD, PLACEMENT, TEAM, TREASURE, init_streams, randbelow, shuffle
+from fisim.rules.state import (
+    ALL_CELLS,
+    H_FPILE,
+    H_TPILE,
+    LOG,
+    MEM,
+    MEM_SIZE,
+    OPTS,
+    P_ACTIVE,
+    P_CELL_OF,
+    P_CFG,
+    P_EXISTS,
+    P_FDISC,
+    P_FDRAW_N,
+    P_FIRST,
+    P_FLOODED,
+    P_LEVEL,
+    P_PLAYERS,
+    P_POS,
+    P_ROLE,
+    P_SIZE,
+    P_TDRAW_COUNT,
+    P_TDRAW_N,
+    P_TILE_AT,
+    hand_at,
+)
 
 
 @njit

@@ -7,25 +7,101 @@ fisim.engine.specialise binds to one policy's decide function when it compiles t
 from numba import njit
 
 from fisim.rules import events as ev
-from fisim.rules.actions import (actor_of, apply_action, apply_special, list_options, swim_reach,
-                                 win_available)
+from fisim.rules.actions import actor_of, apply_action, apply_special, list_options, swim_reach, win_available
 from fisim.rules.config import C_ACTIONS, C_DRAWS, C_FLOODS, C_HAND_LIMIT, C_NO_HELI_RESCUE
-from fisim.rules.constants import (DROWNED, FOOLS_LANDING, HELI, LANDING_SUNK, MAX_PLAYERS, N_KINDS,
-                                   N_TREASURES, SAND, SKULL, SKULL_REACHED, TREASURE_LOST,
-                                   WATERS_RISE)
-from fisim.rules.options import (ACTION, DISCARD, DROP, END, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, WINDOW, code,
-                                 field1, field2, otype)
+from fisim.rules.constants import (
+    DROWNED,
+    FOOLS_LANDING,
+    HELI,
+    LANDING_SUNK,
+    MAX_PLAYERS,
+    N_KINDS,
+    N_TREASURES,
+    SAND,
+    SKULL,
+    SKULL_REACHED,
+    TREASURE_LOST,
+    WATERS_RISE,
+)
+from fisim.rules.events import log_event
+from fisim.rules.options import (
+    ACTION,
+    DISCARD,
+    DROP,
+    END,
+    LIFT,
+    LIFT_DEST,
+    PASS,
+    SANDBAG,
+    SWIM,
+    WINDOW,
+    code,
+    field1,
+    field2,
+    otype,
+)
 from fisim.rules.rng import FLOOD, POLICY, TREASURE, shuffle
 from fisim.rules.setup import setup_game
-from fisim.rules.events import log_event
-from fisim.rules.state import (ERROR, H_FPILE, H_TPILE, LOST, MEM, MEM_SIZE, OPTS, P_ACTIONS_LEFT,
-                               P_ACTIVE, P_CAPTURED, P_CAUSE, P_CELL_OF, P_CFG, P_CONDITIONS,
-                               P_DECIDER, P_DECISION, P_ERROR, P_EXISTS, P_FDISC, P_FDRAW_N,
-                               P_FIRST, P_FLAYER, P_LIFT, P_LIFT_FROM, P_FLIGHT_USED, P_FLOODED, P_LAYER_TOP, P_LEVEL,
-                               P_PLAYERS, P_POS, P_ROLE, P_SIZE, P_STATUS, P_SUNK_CELL,
-                               P_SUNK_COUNT, P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN,
-                               PLAYING, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ERROR,
-                               R_FIRST, R_LEVEL, R_ROLE, R_STATUS, R_SUNK, R_TURNS, WON, X_DECLOG, hand_at, hand_size, holders_mask, popcount, read_only)
+from fisim.rules.state import (
+    ERROR,
+    H_FPILE,
+    H_TPILE,
+    LOST,
+    MEM,
+    MEM_SIZE,
+    OPTS,
+    P_ACTIONS_LEFT,
+    P_ACTIVE,
+    P_CAPTURED,
+    P_CAUSE,
+    P_CELL_OF,
+    P_CFG,
+    P_CONDITIONS,
+    P_DECIDER,
+    P_DECISION,
+    P_ERROR,
+    P_EXISTS,
+    P_FDISC,
+    P_FDRAW_N,
+    P_FIRST,
+    P_FLAYER,
+    P_FLIGHT_USED,
+    P_FLOODED,
+    P_LAYER_TOP,
+    P_LEVEL,
+    P_LIFT,
+    P_LIFT_FROM,
+    P_PLAYERS,
+    P_POS,
+    P_ROLE,
+    P_SIZE,
+    P_STATUS,
+    P_SUNK_CELL,
+    P_SUNK_COUNT,
+    P_TDISC,
+    P_TDRAW_COUNT,
+    P_TDRAW_N,
+    P_TILE_AT,
+    P_TURN,
+    PLAYING,
+    R_CAPTURED,
+    R_CAUSE,
+    R_CONDITIONS,
+    R_ERROR,
+    R_FIRST,
+    R_LEVEL,
+    R_ROLE,
+    R_STATUS,
+    R_SUNK,
+    R_TURNS,
+    WON,
+    X_DECLOG,
+    hand_at,
+    hand_size,
+    holders_mask,
+    popcount,
+    read_only,
+)
 
 MAX_TURNS = 10_000
 

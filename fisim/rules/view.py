@@ -9,11 +9,35 @@ from numba import njit
 
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
 from fisim.rules.constants import FOOLS_LANDING, SKULL
-from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_CELL_OF, P_CFG, P_DECIDER,
-                               P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N, P_FLAYER, P_FLIGHT_USED,
-                               P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE, P_SUNK_CELL,
-                               P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN, diag,
-                               hand_at, hand_size, orth)
+from fisim.rules.state import (
+    P_ACTIONS_LEFT,
+    P_ACTIVE,
+    P_CAPTURED,
+    P_CELL_OF,
+    P_CFG,
+    P_DECIDER,
+    P_DECISION,
+    P_EXISTS,
+    P_FDISC,
+    P_FDRAW_N,
+    P_FLAYER,
+    P_FLIGHT_USED,
+    P_FLOODED,
+    P_LEVEL,
+    P_PLAYERS,
+    P_POS,
+    P_ROLE,
+    P_SUNK_CELL,
+    P_TDISC,
+    P_TDRAW_COUNT,
+    P_TDRAW_N,
+    P_TILE_AT,
+    P_TURN,
+    diag,
+    hand_at,
+    hand_size,
+    orth,
+)
 
 DRY, FLOODED, SUNK = 0, 1, 2      # tile_status
 

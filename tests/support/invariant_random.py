@@ -7,9 +7,27 @@ from fisim.rules.config import C_HAND_LIMIT
 from fisim.rules.constants import DECK_COUNTS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DISCARD, LIFT_DEST, SWIM
 from fisim.rules.rng import randbelow
-from fisim.rules.state import (P_CELL_OF, P_CFG, P_DECIDER, P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N,
-                               P_FLOODED, P_LEVEL, P_LIFT_FROM, P_PLAYERS, P_POS, P_SUNK_CELL, P_TDISC,
-                               P_TDRAW_COUNT, P_TDRAW_N, hand_at, hand_size, popcount)
+from fisim.rules.state import (
+    P_CELL_OF,
+    P_CFG,
+    P_DECIDER,
+    P_DECISION,
+    P_EXISTS,
+    P_FDISC,
+    P_FDRAW_N,
+    P_FLOODED,
+    P_LEVEL,
+    P_LIFT_FROM,
+    P_PLAYERS,
+    P_POS,
+    P_SUNK_CELL,
+    P_TDISC,
+    P_TDRAW_COUNT,
+    P_TDRAW_N,
+    hand_at,
+    hand_size,
+    popcount,
+)
 
 NAME = "invariant-random"
 VERSION = 1
