@@ -4,31 +4,39 @@ A policy's `decide(pub, options, n, mem, rng)` may use these instead of the raw 
 fisim.rules.state; each is inlined, so they cost nothing over the offsets. Cells are layout cells
 0..23, seats 0..players-1, tiles, treasures and card kinds the ids of fisim.rules.constants.
 Option codes are read with fisim.rules.options (`otype`, `field1..3`, the type constants).
+docs/policies.md is the policy author's guide.
 """
 from numba import njit
 
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
-from fisim.rules.constants import FOOLS_LANDING, SKULL
+from fisim.rules.constants import FOOLS_LANDING, N_TILES, SKULL
+# re-exported, so that a policy needs no other module: the ids it compares with, and the
+# helpers that walk a cell bitmask
+from fisim.rules.constants import (DIVER, ENGINEER, EXPLORER, HELI, MESSENGER,  # noqa: F401
+                                   N_TREASURES, NAVIGATOR, PILOT, SAND, WATERS_RISE)
+from fisim.rules.state import low_bit, popcount  # noqa: F401
 from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_CELL_OF, P_CFG, P_DECIDER,
                                P_DECISION, P_EXISTS, P_FDISC, P_FDRAW_N, P_FLAYER, P_FLIGHT_USED,
-                               P_FLOODED, P_LEVEL, P_PLAYERS, P_POS, P_ROLE, P_SUNK_CELL,
-                               P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN, diag,
-                               hand_at, hand_size, orth)
+                               P_FLOODED, P_LEVEL, P_LIFT, P_LIFT_FROM, P_PLAYERS, P_POS, P_ROLE,
+                               P_SUNK_CELL, P_TDISC, P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, P_TURN,
+                               diag, hand_at, hand_size, orth)
 
 DRY, FLOODED, SUNK = 0, 1, 2      # tile_status
+N_CELLS = N_TILES                 # cells 0..N_CELLS-1; a cell bitmask has one bit per cell
 
 
 # --- the decision being asked ---
 
 @njit(inline="always")
 def decision(pub):
-    """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM)."""
+    """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM, LIFT_DEST)."""
     return pub[P_DECISION]
 
 
 @njit(inline="always")
 def decider(pub):
-    """The seat deciding: the active player, the discarding player or the swimmer."""
+    """The seat deciding: the active player, the discarding player, the swimmer or, at a
+    LIFT_DEST decision, the holder of the Helicopter Lift."""
     return pub[P_DECIDER]
 
 
@@ -36,6 +44,20 @@ def decider(pub):
 def sunk_cell(pub):
     """At a SWIM decision, the cell that sank under the swimmer."""
     return pub[P_SUNK_CELL]
+
+
+@njit(inline="always")
+def pending_lift(pub):
+    """At a LIFT_DEST decision: the LIFT option chosen (field1 the holder, field2 the bitmask of
+    the seats it carries), whose destination is asked; 0 at any other decision."""
+    return pub[P_LIFT]
+
+
+@njit(inline="always")
+def lift_chosen_at(pub):
+    """At a LIFT_DEST decision: the decision kind the pending lift was chosen at (a SWIM one: a
+    rescue)."""
+    return pub[P_LIFT_FROM]
 
 
 # --- players and their hands ---
@@ -114,6 +136,13 @@ def cell_of(pub, tile):
 def fools_landing(pub):
     """The cell of Fools' Landing."""
     return pub[P_CELL_OF + FOOLS_LANDING]
+
+
+@njit(inline="always")
+def temple_cells(pub, treasure):
+    """Bitmask of the cells of a treasure's two temples that have not sunk (R-ACT-CAPTURE)."""
+    both = (1 << pub[P_CELL_OF + 2 * treasure]) | (1 << pub[P_CELL_OF + 2 * treasure + 1])
+    return both & pub[P_EXISTS]
 
 
 @njit(inline="always")
