@@ -5,10 +5,10 @@ fisim.rules.view reads the game, fisim.rules.options the options, fisim.rules.rn
 
 Its plan, in order: capture a treasure when it can; once all four are captured, bring everyone to
 Fools' Landing (by Helicopter Lift only while the team keeps another one to fly off with: a lift
-is played only to win); keep Fools' Landing and the needed temples dry with Sandbags; shore up the
-most important flooded tile in reach; carry four cards of a treasure to its temple; bring
-treasure cards to the pawn that holds most of that treasure; walk toward a flooded tile, an
-important one first; otherwise act at random. It discards what the team needs least, swims at
+is played only to win); keep Fools' Landing and the needed temples dry with Sandbags and shoring;
+carry four cards of a treasure to its temple; bring treasure cards to the pawn that holds most of
+that treasure; shore up any flooded tile in reach; walk toward a flooded tile, an important one
+first; otherwise act at random. It discards what the team needs least, swims at
 random and, left to drown, takes a rescue lift. A sketch, not a strong player (`expert` is one).
 """
 from numba import njit
@@ -146,8 +146,9 @@ def bring_cards(pub, options, n):
 
 
 @njit
-def best_shore(pub, options, n):
-    best, best_worth = NONE, 0
+def best_shore(pub, options, n, least):
+    """The shore-up of the most important tiles, if they are worth at least `least`; else NONE."""
+    best, best_worth = NONE, least - 1
     for i in range(n):
         c = options[i]
         if otype(c) == SHORE:
@@ -202,7 +203,7 @@ def act(pub, options, n, rng):
             return i
     i = sandbag_important(pub, options, n)
     if i == NONE:
-        i = best_shore(pub, options, n)
+        i = best_shore(pub, options, n, 2)
     if i != NONE:
         return i
     seat = view.active(pub)
@@ -212,6 +213,8 @@ def act(pub, options, n, rng):
             if i != NONE:
                 return i
     i = bring_cards(pub, options, n)
+    if i == NONE:
+        i = best_shore(pub, options, n, 1)
     if i == NONE:
         i = move_toward(pub, options, n, important_flooded(pub))
     if i == NONE:
