@@ -171,6 +171,14 @@ def all_captured(pub):
 
 
 @njit
+def team_cards(pub, kind):
+    n = 0
+    for s in range(view.players(pub)):
+        n += view.cards(pub, s, kind)
+    return n
+
+
+@njit
 def homeward_lift(pub, options, n):
     """Once every treasure is captured and the team holds a second Helicopter Lift to win with:
     the lift carrying the most pawns not yet on Fools' Landing (its destination is chosen at the
@@ -226,14 +234,6 @@ def act(pub, options, n, rng):
     while k < n and otype(options[k]) < LIFT:
         k += 1
     return randbelow(rng, k)
-
-
-@njit
-def team_cards(pub, kind):
-    n = 0
-    for s in range(view.players(pub)):
-        n += view.cards(pub, s, kind)
-    return n
 
 
 @njit

@@ -116,6 +116,7 @@ def _main_slice(sweep):
     return _Main(cells, levels, data.by_level(sweep), _who(sweep, cells), subtitle)
 
 
+# the paired comparisons a sweep may make: (axis, section id, title, noun)
 COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout"),
                ("rules", "rules", "Rule readings compared with the official rules", "rules"),
                ("policy", "policies", "Policies compared", "policy"))
