@@ -94,124 +94,162 @@ def _who(sweep, cells, held=("layout", "policy", "rules")):
     return "; ".join(parts) + f"; {_games_text(cells)}. The {HUMAN}."
 
 
-def build(sweep, title=None):
-    main = sweep.main()
+@dataclass
+class _Main:
+    """The main slice of a sweep (the baseline layout, policy and rules) as its sections share it:
+    its cells, the levels in order, its rates per player count and level, the caption naming who
+    played, and the subtitle of its figures."""
+    cells: object
+    levels: list
+    table: object
+    who: str
+    subtitle: str
+
+
+def _main_slice(sweep):
+    cells = sweep.main()
     levels = [v for v in data.LEVEL_ORDER if v in set(sweep.cells["level"])]
     levels += [v for v in sweep.values("level") if v not in levels]
-    table = data.by_level(sweep)
-    who = _who(sweep, main)
-    subtitle_main = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · "
-                     f"{sweep.baseline('layout')} island · {', '.join(dict.fromkeys(main['rules']))} rules · "
-                     f"{int(main['games'].sum()):,} games · {HUMAN}")
-    sections = []
+    subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · "
+                f"{sweep.baseline('layout')} island · {', '.join(dict.fromkeys(cells['rules']))} rules · "
+                f"{int(cells['games'].sum()):,} games · {HUMAN}")
+    return _Main(cells, levels, data.by_level(sweep), _who(sweep, cells), subtitle)
 
+
+# the paired comparisons a sweep may make: (axis, section id, title, noun)
+COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout"),
+               ("rules", "rules", "Rule readings compared with the official rules", "rules"),
+               ("policy", "policies", "Policies compared", "policy"))
+
+
+def build(sweep, title=None):
+    """The report of a sweep: its sections in reading order, each left out when the sweep lacks
+    its data; a sweep of several islands leads with them."""
+    main = _main_slice(sweep)
+    ranked = data.teams(sweep)
+    sections = [_win_by_level(main), _heat_map(main), _team_ranking(sweep, main, ranked),
+                _adventurers(sweep, main), _loss_causes(main), _survival(main),
+                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS)]
+    sections = [s for s in sections if s is not None]
+    islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
+    if islands is not None:
+        leading = [_islands(sweep, islands)] + [s for s in sections if s.id == "layouts"]
+        sections = leading + [s for s in sections if s.id != "layouts"]
+    return Report(title or "Forbidden Island balance report", _subtitle(sweep), _overview(sweep),
+                  _highlights(sweep, main.table, ranked, sections, islands), _warnings(sweep), sections)
+
+
+def _win_by_level(main):
+    table = main.table
     rows = [[str(r["players"]), r["level"], pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
              f"{r['wins']:,}"] for _, r in table.iterrows()]
-    sections.append(Section(
+    return Section(
         "win-by-level", "Win rate by level",
         "The share of games the computer team won at each starting water level, for each number of players"
-        + (" (teams pooled)" if main["team"].nunique() > 1 else "") + ", with its 95% interval.",
-        who, figures.win_by_level(table, levels, subtitle_main),
+        + (" (teams pooled)" if main.cells["team"].nunique() > 1 else "") + ", with its 95% interval.",
+        main.who, figures.win_by_level(table, main.levels, main.subtitle),
         [Table("Win rate by level and player count", ["Players", "Level", "Win rate", "95% CI", "Games", "Wins"],
-               rows)]))
+               rows)])
 
-    if table["level"].nunique() >= 2 and table["players"].nunique() >= 2:
-        players = sorted(table["players"].unique())
-        cols = [v for v in levels if v in set(table["level"])]
-        grid = []
-        for p in players:
-            line = [players_text(table, p)]
-            for level in cols:
-                r = table[(table["players"] == p) & (table["level"] == level)]
-                line.append(f"{pct(r.iloc[0]['rate'])} ({ci(r.iloc[0]['ci_low'], r.iloc[0]['ci_high'])})"
-                            if len(r) else "–")
-            grid.append(line)
-        sections.append(Section(
-            "heat-map", "Level × players",
-            "The same win rates as a map: rows are player counts, columns starting water levels; each square "
-            "gives the rate and its 95% interval.",
-            who, figures.heat_map(table, cols, subtitle_main),
-            [Table("Win rate (95% CI) by player count and level", ["", *cols], grid)]))
 
-    ranked = data.teams(sweep)
-    if ranked is not None:
-        ranking, per_level = ranked
-        fixed = main[main["team"] != "random"]
-        team_levels = [v for v in levels if v in set(per_level["level"])]
-        rows, marks = [], []
-        for _, r in ranking.iterrows():
-            mine = per_level[(per_level["players"] == r["players"]) & (per_level["team"] == r["team"])]
-            by = {x["level"]: x for _, x in mine.iterrows()}
-            rows.append([str(r["players"]), str(r["rank"]), r["team"] + (f" ({r['mark']})" if r["mark"] else ""),
-                         pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
-                         *[rate_ci(by[v]["wins"], by[v]["games"]) if v in by else "–" for v in team_levels]])
-            marks.append(r["mark"])
-        sections.append(Section(
-            "team-ranking", "Teams ranked",
-            "Every team of adventurers the sweep played, ranked within its player count by the computer team's "
-            "win rate with the levels pooled; the strongest and weakest team of each player count are "
-            "highlighted. Overlapping intervals mean the order of those teams is not settled by these games.",
-            _who(sweep, fixed),
-            figures.team_ranking(ranking, subtitle_main.replace(
-                f"{int(main['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
-            [Table("Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)",
-                   ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)]))
+def _heat_map(main):
+    """Only when the sweep varies both the level and the player count."""
+    table = main.table
+    if table["level"].nunique() < 2 or table["players"].nunique() < 2:
+        return None
+    cols = [v for v in main.levels if v in set(table["level"])]
+    grid = []
+    for p in sorted(table["players"].unique()):
+        line = [players_text(table, p)]
+        for level in cols:
+            r = table[(table["players"] == p) & (table["level"] == level)]
+            line.append(f"{pct(r.iloc[0]['rate'])} ({ci(r.iloc[0]['ci_low'], r.iloc[0]['ci_high'])})"
+                        if len(r) else "–")
+        grid.append(line)
+    return Section(
+        "heat-map", "Level × players",
+        "The same win rates as a map: rows are player counts, columns starting water levels; each square "
+        "gives the rate and its 95% interval.",
+        main.who, figures.heat_map(table, cols, main.subtitle),
+        [Table("Win rate (95% CI) by player count and level", ["", *cols], grid)])
 
+
+def _team_ranking(sweep, main, ranked):
+    """Only when the sweep played fixed teams (`ranked`: data.teams)."""
+    if ranked is None:
+        return None
+    ranking, per_level = ranked
+    fixed = main.cells[main.cells["team"] != "random"]
+    team_levels = [v for v in main.levels if v in set(per_level["level"])]
+    rows, marks = [], []
+    for _, r in ranking.iterrows():
+        mine = per_level[(per_level["players"] == r["players"]) & (per_level["team"] == r["team"])]
+        by = {x["level"]: x for _, x in mine.iterrows()}
+        rows.append([str(r["players"]), str(r["rank"]), r["team"] + (f" ({r['mark']})" if r["mark"] else ""),
+                     pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
+                     *[rate_ci(by[v]["wins"], by[v]["games"]) if v in by else "–" for v in team_levels]])
+        marks.append(r["mark"])
+    return Section(
+        "team-ranking", "Teams ranked",
+        "Every team of adventurers the sweep played, ranked within its player count by the computer team's "
+        "win rate with the levels pooled; the strongest and weakest team of each player count are "
+        "highlighted. Overlapping intervals mean the order of those teams is not settled by these games.",
+        _who(sweep, fixed),
+        figures.team_ranking(ranking, main.subtitle.replace(
+            f"{int(main.cells['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
+        [Table("Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)",
+               ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)])
+
+
+def _adventurers(sweep, main):
+    """Only when the main slice played random teams."""
     role = data.roles(sweep)
-    if len(role) and main["team"].eq("random").any():
-        players = sorted(role["players"].unique())
-        rows = []
-        for p in players:
-            mine = role[role["players"] == p].set_index("role")
-            rows.append([players_text(table, p), *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
-                                           if n in mine.index else "–" for n in ROLE_NAMES]])
-        sections.append(Section(
-            "adventurers", "Adventurers in the team",
-            "With a random team each game, the computer team's win rate in the games whose team included each "
-            "adventurer (levels pooled), with its 95% interval.",
-            _who(sweep, main[main["team"] == "random"]), figures.adventurers(role, list(ROLE_NAMES), subtitle_main),
-            [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)]))
+    if not len(role) or not main.cells["team"].eq("random").any():
+        return None
+    rows = []
+    for p in sorted(role["players"].unique()):
+        mine = role[role["players"] == p].set_index("role")
+        rows.append([players_text(main.table, p),
+                     *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
+                       if n in mine.index else "–" for n in ROLE_NAMES]])
+    return Section(
+        "adventurers", "Adventurers in the team",
+        "With a random team each game, the computer team's win rate in the games whose team included each "
+        "adventurer (levels pooled), with its 95% interval.",
+        _who(sweep, main.cells[main.cells["team"] == "random"]),
+        figures.adventurers(role, list(ROLE_NAMES), main.subtitle),
+        [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)])
 
+
+def _loss_causes(main):
     outcome_cols = ["won", *CAUSES]
-    rows = [[str(r["players"]), r["level"], *[rate_ci(r[f"count_{o}"], r["games"]) for o in outcome_cols], f"{r['games']:,}"]
-            for _, r in table.iterrows()]
-    sections.append(Section(
+    rows = [[str(r["players"]), r["level"], *[rate_ci(r[f"count_{o}"], r["games"]) for o in outcome_cols],
+             f"{r['games']:,}"] for _, r in main.table.iterrows()]
+    return Section(
         "loss-causes", "How games end",
         "The share of games won and lost to each cause, per level. When several losing conditions hold at "
         "once, a game counts under the first of: landing sunk, treasure lost, drowned, skull.",
-        who, figures.loss_causes(table, levels, subtitle_main),
+        main.who, figures.loss_causes(main.table, main.levels, main.subtitle),
         [Table("Outcome shares per player count and level (95% CI)",
-               ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)]))
+               ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)])
 
+
+def _survival(main):
     rows = []
-    for _, r in table.iterrows():
+    for _, r in main.table.iterrows():
         s = data.survival(r["turns_hist"])
         median = int(np.argmax(s <= 0.5))
         p90 = int(np.argmax(s <= 0.1))
         rows.append([str(r["players"]), r["level"], f"{r['mean_turns']:.2f}", str(median), str(p90),
                      f"{r['mean_treasures']:.3f}", f"{r['games']:,}"])
-    sections.append(Section(
+    return Section(
         "survival", "How long games last",
         "The share of games still going after each player turn (wins and losses both end a game), one curve "
         "per level.",
-        who, figures.survival_curves(table, levels, subtitle_main, data.survival),
+        main.who, figures.survival_curves(main.table, main.levels, main.subtitle, data.survival),
         [Table("Game length and treasures captured",
                ["Players", "Level", "Mean turns", "Median turns", "90% of games over by turn",
-                "Mean treasures captured", "Games"], rows)]))
-
-    for axis, sid, heading, noun in (("layout", "layouts", "Islands compared with the standard island", "layout"),
-                                     ("rules", "rules", "Rule readings compared with the official rules", "rules"),
-                                     ("policy", "policies", "Policies compared", "policy")):
-        section = _comparison(sweep, axis, sid, heading, noun, levels)
-        if section is not None:
-            sections.append(section)
-
-    islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
-    if islands is not None:             # a sweep of islands leads with them
-        leading = [_islands(sweep, islands)] + [s for s in sections if s.id == "layouts"]
-        sections = leading + [s for s in sections if s.id != "layouts"]
-    return Report(title or "Forbidden Island balance report", _subtitle(sweep), _overview(sweep),
-                  _highlights(sweep, table, ranked, sections, islands), _warnings(sweep), sections)
+                "Mean treasures captured", "Games"], rows)])
 
 
 def _islands(sweep, rates):

@@ -4,12 +4,30 @@ A policy's `decide(pub, options, n, mem, rng)` may use these instead of the raw 
 fisim.rules.state; each is inlined, so they cost nothing over the offsets. Cells are layout cells
 0..23, seats 0..players-1, tiles, treasures and card kinds the ids of fisim.rules.constants.
 Option codes are read with fisim.rules.options (`otype`, `field1..3`, the type constants).
+docs/policies.md is the policy author's guide.
 """
 from numba import njit
 
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
-from fisim.rules.constants import FOOLS_LANDING, SKULL
-from fisim.rules.state import (
+
+# re-exported, so that a policy needs no other module: the ids it compares with, and the
+# helpers that walk a cell bitmask
+from fisim.rules.constants import (  # noqa: F401
+    DIVER,
+    ENGINEER,
+    EXPLORER,
+    FOOLS_LANDING,
+    HELI,
+    MESSENGER,
+    N_TILES,
+    N_TREASURES,
+    NAVIGATOR,
+    PILOT,
+    SAND,
+    SKULL,
+    WATERS_RISE,
+)
+from fisim.rules.state import (  # noqa: F401
     P_ACTIONS_LEFT,
     P_ACTIVE,
     P_CAPTURED,
@@ -24,6 +42,8 @@ from fisim.rules.state import (
     P_FLIGHT_USED,
     P_FLOODED,
     P_LEVEL,
+    P_LIFT,
+    P_LIFT_FROM,
     P_PLAYERS,
     P_POS,
     P_ROLE,
@@ -36,23 +56,27 @@ from fisim.rules.state import (
     diag,
     hand_at,
     hand_size,
+    low_bit,
     orth,
+    popcount,
 )
 
 DRY, FLOODED, SUNK = 0, 1, 2      # tile_status
+N_CELLS = N_TILES                 # cells 0..N_CELLS-1; a cell bitmask has one bit per cell
 
 
 # --- the decision being asked ---
 
 @njit(inline="always")
 def decision(pub):
-    """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM)."""
+    """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM, LIFT_DEST)."""
     return pub[P_DECISION]
 
 
 @njit(inline="always")
 def decider(pub):
-    """The seat deciding: the active player, the discarding player or the swimmer."""
+    """The seat deciding: the active player, the discarding player, the swimmer or, at a
+    LIFT_DEST decision, the holder of the Helicopter Lift."""
     return pub[P_DECIDER]
 
 
@@ -60,6 +84,20 @@ def decider(pub):
 def sunk_cell(pub):
     """At a SWIM decision, the cell that sank under the swimmer."""
     return pub[P_SUNK_CELL]
+
+
+@njit(inline="always")
+def pending_lift(pub):
+    """At a LIFT_DEST decision: the LIFT option chosen (field1 the holder, field2 the bitmask of
+    the seats it carries), whose destination is asked; 0 at any other decision."""
+    return pub[P_LIFT]
+
+
+@njit(inline="always")
+def lift_chosen_at(pub):
+    """At a LIFT_DEST decision: the decision kind the pending lift was chosen at (a SWIM one: a
+    rescue)."""
+    return pub[P_LIFT_FROM]
 
 
 # --- players and their hands ---
@@ -138,6 +176,13 @@ def cell_of(pub, tile):
 def fools_landing(pub):
     """The cell of Fools' Landing."""
     return pub[P_CELL_OF + FOOLS_LANDING]
+
+
+@njit(inline="always")
+def temple_cells(pub, treasure):
+    """Bitmask of the cells of a treasure's two temples that have not sunk (R-ACT-CAPTURE)."""
+    both = (1 << pub[P_CELL_OF + 2 * treasure]) | (1 << pub[P_CELL_OF + 2 * treasure + 1])
+    return both & pub[P_EXISTS]
 
 
 @njit(inline="always")
