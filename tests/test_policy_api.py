@@ -58,7 +58,8 @@ def test_the_example_imports_only_the_policy_api_and_reads_no_raw_offset():
 
 def test_the_example_loads_from_the_command_line():
     fisim = Path(sys.executable).parent / "fisim"
-    r = subprocess.run([str(fisim), "simulate", "--policy", "docs/example_policy.py", "--level", "novice", "--players", "3",
+    r = subprocess.run([str(fisim), "simulate", "--policy", "docs/example_policy.py", "--level", "novice",
+                        "--players", "3",
                         "--games", "400", "--seed", "4", "--format", "json"],
                        capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert r.returncode == 0, r.stderr

@@ -291,17 +291,20 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     caption = (f"{held_text}; each comparison pairs the same games of the two settings, "
                f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}). "
                f"The {HUMAN}.")
-    subtitle = f"{' · '.join(held)} · paired games per level: {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} · {HUMAN}"
+    games = f"{per[0]:,}" if len(per) == 1 else f"{per[0]:,}–{per[-1]:,}"
+    subtitle = f"{' · '.join(held)} · paired games per level: {games} · {HUMAN}"
     fig = figures.differences(pooled, axis, names, levels,
                               f"{title}: paired differences in win rate (95% intervals)", subtitle)
-    columns = [noun.capitalize(), "Level", "Win rate (95% CI)", "Baseline (95% CI)", "Difference (points)", "95% CI", "Games",
+    columns = [noun.capitalize(), "Level", "Win rate (95% CI)", "Baseline (95% CI)", "Difference (points)", "95% CI",
+               "Games",
                "Significant"]
 
     def rows_of(frame, with_players):
         out = []
         for _, r in frame.iterrows():
             out.append([name(r[axis]), r["level"], *([str(r["players"])] if with_players else []),
-                        rate_ci(r["wins"], r["games"]), f"{rate_ci(r['baseline_wins'], r['games'])} {name(r['baseline'])}",
+                        rate_ci(r["wins"], r["games"]),
+                        f"{rate_ci(r['baseline_wins'], r['games'])} {name(r['baseline'])}",
                         points(r["difference"]),
                         points_ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}", "yes" if r["significant"] else "no"])
         return out
@@ -375,7 +378,8 @@ def _rules_text(label):
     switches = label.split("+")
     if len(switches) == 1:
         return f"{label} ({SWITCHES.get(label, 'a switch of another fisim version')})"
-    return label + " (" + "; ".join(f"{s}: {SWITCHES.get(s, 'a switch of another fisim version')}" for s in switches) + ")"
+    meanings = (f"{s}: {SWITCHES.get(s, 'a switch of another fisim version')}" for s in switches)
+    return label + " (" + "; ".join(meanings) + ")"
 
 
 def _highlights(sweep, table, ranked, sections, islands=None):
@@ -392,13 +396,15 @@ def _highlights(sweep, table, ranked, sections, islands=None):
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
         out.append(f"Easiest setting{on}: {best['level']} with {players_text(table, best['players'])}, "
                    f"{pct(best['rate'])} won ({ci(best['ci_low'], best['ci_high'])}); hardest: {worst['level']} with "
-                   f"{players_text(table, worst['players'])}, {pct(worst['rate'])} ({ci(worst['ci_low'], worst['ci_high'])}).")
+                   f"{players_text(table, worst['players'])}, {pct(worst['rate'])} "
+                   f"({ci(worst['ci_low'], worst['ci_high'])}).")
     elif len(table) > 1:
         out.append(f"Every setting of the main figures: {pct(table['rate'].iloc[0])} won "
                    f"(intervals up to {pct(table['ci_high'].max())}).")
     else:
         r = table.iloc[0]
-        out.append(f"{r['level']} with {players_text(table, r['players'])}: {pct(r['rate'])} won ({ci(r['ci_low'], r['ci_high'])}).")
+        out.append(f"{r['level']} with {players_text(table, r['players'])}: {pct(r['rate'])} won "
+                   f"({ci(r['ci_low'], r['ci_high'])}).")
     if ranked is not None:
         ranking, _ = ranked
         for p, g in ranking.groupby("players"):

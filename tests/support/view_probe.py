@@ -123,10 +123,12 @@ def _piles_fail(pub):
     if view.treasure_pile_size(pub) != pub[P_TDRAW_N] or view.flood_pile_size(pub) != pub[P_FDRAW_N]:
         return 32
     for k in range(N_KINDS):
-        if view.treasure_pile_count(pub, k) != pub[P_TDRAW_COUNT + k] or view.treasure_discard_count(pub, k) != pub[P_TDISC + k]:
+        if (view.treasure_pile_count(pub, k) != pub[P_TDRAW_COUNT + k]
+                or view.treasure_discard_count(pub, k) != pub[P_TDISC + k]):
             return 33
     for t in range(N_TILES):
-        if view.in_flood_discard(pub, t) != ((pub[P_FDISC] >> t) & 1 == 1) or view.flood_layer(pub, t) != pub[P_FLAYER + t]:
+        if (view.in_flood_discard(pub, t) != ((pub[P_FDISC] >> t) & 1 == 1)
+                or view.flood_layer(pub, t) != pub[P_FLAYER + t]):
             return 34
     return 0
 
