@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Benchmark of fisim (a measurement, not a test): games per second per policy on 1 and 2 threads
-(median of repeats), compile time with a cold and with a warm cache, and peak memory; then the
-default sweep on 1 and 2 threads (cells per minute, games per second) and the peak memory of a
-10-million-game sweep.
+(median of repeats), compile time with a cold and with a warm cache, and peak memory; the split of
+an expert game's time between the engine and expert's own decisions; then the default sweep on 1
+and 2 threads (cells per minute, games per second) and the peak memory of a 10-million-game sweep.
 
-    python scripts/bench.py [--games 200000] [--repeats 5] [--policies random,passive] [--no-sweep]
+    python scripts/bench.py [--games 200000] [--repeats 5] [--policies random,passive]
+                            [--split-games 5000] [--no-sweep]
 """
 import argparse
 import json
@@ -41,6 +42,20 @@ print(json.dumps({"ready_s": ready, "rates": rates,
 """
 
 
+# expert deciding every decision twice (the same choice): the second call costs expert's own time,
+# so an expert game's engine time is 2 x time(expert) - time(twice)
+TWICE = """
+from numba import njit
+from policies.expert import decide as expert_decide
+NAME = "expert-twice"
+
+
+@njit
+def decide(pub, options, n, mem, rng):
+    expert_decide(pub, options, n, mem, rng)
+    return expert_decide(pub, options, n, mem, rng)
+"""
+
 MEASURE = r"""
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
@@ -70,6 +85,8 @@ def main():
     parser.add_argument("--games", type=int, default=200_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--policies", default="random,passive")
+    parser.add_argument("--split-games", type=int, default=5000,
+                        help="expert games per repeat for the engine/expert split (0: skip it)")
     parser.add_argument("--no-sweep", action="store_true", help="skip the sweep benchmarks")
     parser.add_argument("--big-sweep-games", type=int, default=10_000_000)
     args = parser.parse_args()
@@ -84,8 +101,24 @@ def main():
         print(f"{policy:>8}: 1 thread {one:>10,.0f} games/s | 2 threads {two:>10,.0f} games/s "
               f"({two / 2:,.0f} per core) | compile cold {cold['ready_s']:.1f} s, warm cache "
               f"{warm['ready_s']:.2f} s | peak memory {warm['peak_rss_mib']:.0f} MiB")
+    if args.split_games:
+        engine_split(args.split_games, args.repeats)
     if not args.no_sweep:
         bench_sweeps(args.big_sweep_games)
+
+
+def engine_split(games, repeats):
+    """Per expert game (1 thread, median of repeats): the engine's time and expert's own."""
+    with tempfile.TemporaryDirectory() as tmp:
+        twice = os.path.join(tmp, "expert_twice.py")
+        with open(twice, "w") as f:
+            f.write(TWICE)
+        cache = os.path.join(tmp, "cache")
+        rate = {name: statistics.median(run_child(name, games, repeats, cache)["rates"]["1"])
+                for name in ("expert", twice)}
+    one, two = 1e6 / rate["expert"], 1e6 / rate[twice]
+    print(f"an expert game (1 thread): {one:.0f} us = expert's decisions {two - one:.0f} us "
+          f"+ the engine {2 * one - two:.0f} us")
 
 
 def run_sweep_command(extra, out, cache=None):
