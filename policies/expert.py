@@ -27,7 +27,7 @@ from numba import njit
 
 from fisim.rules.actions import apply_action, apply_special, lift_destinations, swim_reach
 from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DROP, END, GIVE, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, SWIM_TO,
+from fisim.rules.options import (ACTION, CAPTURE, DROP, END, LIFT, LIFT_DEST, PASS, SANDBAG, SWIM, SWIM_TO,
                                  WINDOW, field1, field2, otype)
 from fisim.rules.state import (ALL_CELLS, P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
                                P_EXISTS, P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE,
@@ -109,9 +109,7 @@ def _best(pub, options, n, kind, mem):
     table = np.empty((N_ROWS, N_CELLS), np.int32)
     have = np.zeros(N_ROWS, np.int32)
     shk = np.empty(K_SHORE, np.int32)
-    nshk = _prepare(pub, kind, risk, imp0, shk)
-    active = pub[P_ACTIVE]
-    cards = _cards(pub, pub, active)
+    nshk = _prepare(pub, kind, risk, imp0, table, shk)
     sp = pub.copy()
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
     best = 0
@@ -124,13 +122,13 @@ def _best(pub, options, n, kind, mem):
             while dests:
                 d = low_bit(dests)
                 dests &= dests - 1
-                v = _score(pub, sp, c | d, kind, table, have, risk, imp0, shk, nshk, cards)
+                v = _score(pub, sp, c | d, kind, table, have, risk, imp0, shk, nshk)
                 if v > bv:
                     bv = v
                     best = i
                     best_dest = d
         elif _worth_scoring(c, kind):
-            v = _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk, cards)
+            v = _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk)
             if v > bv:
                 bv = v
                 best = i
@@ -141,10 +139,10 @@ def _best(pub, options, n, kind, mem):
 
 
 @njit
-def _prepare(pub, kind, risk, imp0, shk):
+def _prepare(pub, kind, risk, imp0, table, shk):
     """The decision's tables: each cell's sink risk, each flooded cell's importance, and at an
-    action the K_SHORE flooded tiles with most at stake, by falling stake (shk); returns how many
-    are tracked."""
+    action the K_SHORE flooded tiles with most at stake (shk) with the active player's distance
+    to shoring each (rows F_SHORE..); returns how many are tracked."""
     sink_risk(pub, risk, kind == ACTION)
     caps = pub[P_CAPTURED]
     fl = pub[P_FLOODED] & pub[P_EXISTS]
@@ -152,6 +150,7 @@ def _prepare(pub, kind, risk, imp0, shk):
         imp0[c] = tile_importance(pub, c, caps, BASE_IMP) if (fl >> c) & 1 else 0.0
     if kind != ACTION:
         return 0
+    role = pub[P_ROLE + pub[P_ACTIVE]]
     nshk = 0
     while nshk < K_SHORE:
         bc = -1
@@ -168,6 +167,7 @@ def _prepare(pub, kind, risk, imp0, shk):
             break
         fl &= ~(1 << bc)
         shk[nshk] = bc
+        field(pub, shore_set(pub, bc, role), role, table[F_SHORE + nshk])
         nshk += 1
     return nshk
 
@@ -209,12 +209,10 @@ def _worth_scoring(c, kind):
 
 
 @njit
-def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk, cards):
-    """The evaluation of the position option c leads to (sp: the lookahead copy; `cards`: the
-    card terms of pub, unchanged by an option that moves no card)."""
+def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk):
+    """The evaluation of the position option c leads to (sp: the lookahead copy)."""
     t = otype(c)
     decider = pub[P_DECIDER]
-    active = pub[P_ACTIVE]
     restore(sp, pub)
     if t == END:
         sp[P_ACTIONS_LEFT] = 0
@@ -227,61 +225,13 @@ def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk, cards):
     elif t != PASS:
         apply_action(sp, c)
         sp[P_ACTIONS_LEFT] -= 1
-    if t == LIFT or t == SANDBAG or t == DROP or t == GIVE or t == CAPTURE:
-        cards = _cards(pub, sp, active)
-    v = evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, kind == ACTION, cards)
+    v = evaluate(pub, sp, table, have, risk, imp0, shk, nshk, pub[P_ACTIVE], kind == ACTION)
     if t == CAPTURE:
         v += CAPTURE_TIE
     return v
 
 
 # --- the evaluation ---
-
-@njit(inline="always")
-def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials, cards):
-    """Score of position sp (a modified copy of pub), from its card terms `cards` (_cards);
-    `potentials`: count what the active player can still do with sp[P_ACTIONS_LEFT] actions.
-    imp0[c]: tile_importance of flooded cell c in pub. The terms are added in one fixed order."""
-    v, nheli = cards
-    v = _treasures(pub, sp, table, have, active, potentials, v)
-    if W_COH > 0.0 and bitcount(sp[P_CAPTURED]) < N_TREASURES:   # a team together gives cards at once
-        for s in range(pub[P_PLAYERS]):
-            for q in range(s + 1, pub[P_PLAYERS]):
-                v -= W_COH * min(_pawn_dist(pub, sp, table, have, s, q), COH_STEPS)
-    v = _flooded(pub, sp, risk, imp0, nheli, v)
-    if potentials and sp[P_ACTIONS_LEFT] > 0:
-        v += SHORE_POT * _best_shore(pub, sp, table, have, risk, imp0, shk, nshk, active)
-    if bitcount(sp[P_CAPTURED]) >= N_TREASURES - 1:
-        v = _escape(pub, sp, table, have, active, nheli, v)
-    return v
-
-
-@njit
-def _cards(pub, sp, active):
-    """(score, Helicopter Lifts held) of the captures and hands of sp: treasures captured,
-    Helicopter Lifts and Sandbags held, cards the next draws will not fit, a player over the limit."""
-    players = pub[P_PLAYERS]
-    v = CAP * bitcount(sp[P_CAPTURED])
-    nheli = 0
-    nsand = 0
-    limit = hand_limit(pub)
-    over = -1
-    for s in range(players):
-        nheli += sp[hand_at(s, HELI)]
-        nsand += sp[hand_at(s, SAND)]
-        size = 0
-        for k in range(N_HAND_KINDS):
-            size += sp[hand_at(s, k)]
-        if size > limit:
-            over = s
-        room = size + 2 - limit        # cards that will not fit after this seat's next draw
-        if room > 0:
-            v -= WASTE * room * (1.0 if s == active else WASTE_OTHER)
-    v += HELI_V[min(nheli, SPECIALS)] + SAND_V[min(nsand, SPECIALS)]
-    if over >= 0:       # R-HAND: the player over the limit will drop the card worth least
-        v -= OVER + _cheapest_card(sp, over, players, nheli, nsand)
-    return v, nheli
-
 
 @njit
 def _cheapest_card(sp, s, players, nheli, nsand):
@@ -308,11 +258,36 @@ def _cheapest_card(sp, s, players, nheli, nsand):
 
 
 @njit(inline="always")
-def _treasures(pub, sp, table, have, active, potentials, v):
-    """v plus, per treasure not captured: its cards' total and concentration, its collector's
-    distance to a temple once it holds four, the distance of the other holders to the collector."""
+def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
+    """Score of position sp (a modified copy of pub); `potentials`: count what the active player
+    can still do with sp[P_ACTIONS_LEFT] actions. imp0[c]: tile_importance of flooded cell c in
+    pub, valid for sp while no treasure was captured and no tile shored up. (One function: it runs
+    for every option, and its parts as calls cost a third of expert's speed.)"""
     players = pub[P_PLAYERS]
     caps = sp[P_CAPTURED]
+    same_tiles = caps == pub[P_CAPTURED] and sp[P_FLOODED] == pub[P_FLOODED]
+    ncap = bitcount(caps)
+    v = CAP * ncap
+    # the hands: Helicopter Lifts and Sandbags held, cards that will not fit, the hand limit
+    nheli = 0
+    nsand = 0
+    limit = hand_limit(pub)
+    over = -1
+    for s in range(players):
+        nheli += sp[hand_at(s, HELI)]
+        nsand += sp[hand_at(s, SAND)]
+        size = 0
+        for k in range(N_HAND_KINDS):
+            size += sp[hand_at(s, k)]
+        if size > limit:
+            over = s
+        room = size + 2 - limit        # cards that will not fit after this seat's next draw
+        if room > 0:
+            v -= WASTE * room * (1.0 if s == active else WASTE_OTHER)
+    v += HELI_V[min(nheli, SPECIALS)] + SAND_V[min(nsand, SPECIALS)]
+    if over >= 0:       # R-HAND: the player over the limit will drop the card worth least
+        v -= OVER + _cheapest_card(sp, over, players, nheli, nsand)
+    # per treasure: its cards, its collector's way to a temple, the other holders' to the collector
     a_left = sp[P_ACTIONS_LEFT]
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
@@ -343,77 +318,48 @@ def _treasures(pub, sp, table, have, active, potentials, v):
                 if s != b and h > 0 and pub[P_ROLE + s] != MESSENGER:
                     d = _pawn_dist(pub, sp, table, have, s, b)
                     v -= w * h * min(d, MEET_STEPS)
-    return v
-
-
-@njit(inline="always")
-def _flooded(pub, sp, risk, imp0, nheli, v):
-    """v minus, per flooded tile, what its sinking would cost (more with a pawn on it that could
-    not swim away) times the chance it sinks."""
-    caps = sp[P_CAPTURED]
-    same_caps = caps == pub[P_CAPTURED]
-    m = sp[P_FLOODED] & sp[P_EXISTS]
+    if W_COH > 0.0 and ncap < N_TREASURES:      # a team that stays together can give cards at once
+        for s in range(players):
+            for q in range(s + 1, players):
+                v -= W_COH * min(_pawn_dist(pub, sp, table, have, s, q), COH_STEPS)
+    # the flooded tiles: what their sinking would cost, times its chance
+    fl = sp[P_FLOODED] & sp[P_EXISTS]
+    m = fl
     while m:
         c = low_bit(m)
         m &= m - 1
-        imp = _importance(pub, sp, c, caps, same_caps, imp0)
-        for s in range(pub[P_PLAYERS]):
+        imp = imp0[c] if same_tiles else tile_importance(sp, c, caps, BASE_IMP)
+        for s in range(players):
             if sp[P_POS + s] == c and swim_reach(sp, s, c) == 0:
                 imp += STUCK_HELI if nheli > 0 else STUCK
         v -= imp * (risk[c] + BASE_RISK)
-    return v
-
-
-@njit(inline="always")
-def _importance(pub, sp, c, caps, same_caps, imp0):
-    """tile_importance of flooded cell c in sp: imp0's unless a capture changed it, or c is a
-    temple still needed (whose twin may have been shored up)."""
-    t = pub[P_TILE_AT + c]
-    if same_caps and not (t < 2 * N_TREASURES and not (caps >> (t >> 1)) & 1):
-        return imp0[c]
-    return tile_importance(sp, c, caps, BASE_IMP)
-
-
-@njit(inline="always")
-def _best_shore(pub, sp, table, have, risk, imp0, shk, nshk, active):
-    """The most the active player can save by shoring up a tracked tile: its flood cost if it is
-    within reach this turn, a shrinking share of it if it is farther."""
-    caps = sp[P_CAPTURED]
-    same_caps = caps == pub[P_CAPTURED]
-    fl = sp[P_FLOODED] & sp[P_EXISTS]
-    a_left = sp[P_ACTIONS_LEFT]
-    pa = sp[P_POS + active]
-    best = 0.0
-    for k in range(nshk):
-        x = shk[k]
-        if same_caps and _stake(risk, imp0, x) <= best:
-            break       # the tiles come by falling stake, and no option but a capture raises one
-        if (fl >> x) & 1:
-            d = _cap_pilot(pub, sp, active, _shore_dist(pub, table, have, k, x, active, pa), active)
-            g = _importance(pub, sp, x, caps, same_caps, imp0) * (risk[x] + BASE_RISK)
-            if d + 1 > a_left:          # not this turn: a pull toward it
-                g *= FAR_SHARE[min(d + 1 - a_left, FAR_STEPS)]
-            if g > best:
-                best = g
-    return best
-
-
-@njit(inline="always")
-def _escape(pub, sp, table, have, active, nheli, v):
-    """v minus every pawn's distance to Fools' Landing with three treasures or four (then also
-    without a Helicopter Lift to leave)."""
-    players = pub[P_PLAYERS]
-    ncap = bitcount(sp[P_CAPTURED])
-    w = W_FL_END if ncap == N_TREASURES else W_FL_3
-    for s in range(players):
-        d = _fl_dist(pub, table, have, s, sp[P_POS + s])
-        d = _cap_pilot(pub, sp, s, d, active)
-        v -= w * min(d, FL_STEPS)
-    if ncap == N_TREASURES:
-        if nheli == 0:
-            v -= NO_HELI_END
-        # the escape's costs above never make the last capture look bad
-        v += W_FL_END * FL_STEPS * players + NO_HELI_END
+    # what the active player can still shore up this turn, or soon
+    if potentials and a_left > 0:
+        best = 0.0
+        pa = sp[P_POS + active]
+        for k in range(nshk):
+            x = shk[k]
+            if (fl >> x) & 1:
+                d = _cap_pilot(pub, sp, active, table[F_SHORE + k, pa], active)
+                imp = imp0[x] if same_tiles else tile_importance(sp, x, caps, BASE_IMP)
+                g = imp * (risk[x] + BASE_RISK)
+                if d + 1 > a_left:          # not this turn: a pull toward it
+                    g *= FAR_SHARE[min(d + 1 - a_left, FAR_STEPS)]
+                if g > best:
+                    best = g
+        v += SHORE_POT * best
+    # the escape: every pawn's way to Fools' Landing, a Helicopter Lift to leave
+    if ncap >= N_TREASURES - 1:
+        w = W_FL_END if ncap == N_TREASURES else W_FL_3
+        for s in range(players):
+            d = _fl_dist(pub, table, have, s, sp[P_POS + s])
+            d = _cap_pilot(pub, sp, s, d, active)
+            v -= w * min(d, FL_STEPS)
+        if ncap == N_TREASURES:
+            if nheli == 0:
+                v -= NO_HELI_END
+            # the escape's costs above never make the last capture look bad
+            v += W_FL_END * FL_STEPS * players + NO_HELI_END
     return v
 
 
@@ -424,17 +370,6 @@ def _ready_dist(pub, table, have, t, seat, pos):
     if have[row] != role + 1:
         field(pub, temples_mask(pub, t), role, table[row])
         have[row] = role + 1
-    return table[row, pos]
-
-
-@njit(inline="always")
-def _shore_dist(pub, table, have, k, cell, active, pos):
-    """The active player's actions from pos to shoring up `cell`, the k-th tracked tile."""
-    row = F_SHORE + k
-    if have[row] == 0:
-        role = pub[P_ROLE + active]
-        field(pub, shore_set(pub, cell, role), role, table[row])
-        have[row] = 1
     return table[row, pos]
 
 
