@@ -7,22 +7,43 @@ sizes and contents as counts, and which flood cards a Waters Rise! put back on t
 import numpy as np
 from numba import njit
 
+from fisim.rules.actions import spread as spread_orth
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
 from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TILES, N_TREASURES, PILOT, WATERS_RISE
-from fisim.rules.actions import spread as spread_orth
-from fisim.rules.actions import lift_destinations
-from fisim.rules.options import LIFT, code, field1, field2, field3, otype
+from fisim.rules.options import field1, otype
+from fisim.rules.state import (
+    ALL_CELLS,
+    MEM_SIZE,
+    P_CELL_OF,
+    P_CFG,
+    P_EXISTS,
+    P_FDISC,
+    P_FDRAW_N,
+    P_FLAYER,
+    P_FLOODED,
+    P_LEVEL,
+    P_PLAYERS,
+    P_ROLE,
+    P_TDRAW_COUNT,
+    P_TDRAW_N,
+    P_TILE_AT,
+    diag,
+    hand_at,
+    low_bit,
+    orth,
+)
 from fisim.rules.state import popcount as bitcount
-from fisim.rules.state import (MEM_SIZE, ALL_CELLS, P_CELL_OF, P_CFG, P_EXISTS, P_FDISC,
-                               P_FDRAW_N, P_FLAYER, P_FLOODED, P_LEVEL, P_PLAYERS, P_ROLE,
-                               P_TDRAW_COUNT, P_TDRAW_N, P_TILE_AT, diag, hand_at, low_bit, orth)
 
 BIG = 99              # "unreachable" in a distance field
 LIFT_MEMO = MEM_SIZE - 1   # the policy-memory slot where a lift's chosen destination waits for
-                           # its LIFT_DEST decision (index_of / remembered_destination)
-MAX_LIFTS = 3 * 15 * N_TILES   # the most lifts one decision allows: holders x groups x cells
+                           # its LIFT_DEST decision (lift_chosen / remembered_destination)
 N_CELLS = N_TILES
-LOSS = 10000.0        # the importance of a tile whose sinking loses the game
+# --- weights of tile_importance (shared by greedy and expert) ---
+LOSS = 10000.0        # a tile whose sinking loses the game
+TEMPLE_TWIN_FLOODED = 1500.0    # a temple still needed whose twin is flooded ...
+TEMPLE_TWIN_DRY = 450.0         # ... or dry
+FL_ACCESS = 240.0     # a tile next to Fools' Landing, shared among its neighbours
+TEMPLE_ACCESS = 90.0  # a tile next to a temple still needed, shared among its neighbours
 
 
 @njit(inline="always")
@@ -217,21 +238,21 @@ def tile_importance(pub, cell, captured, base):
         if not (pub[P_EXISTS] >> twin) & 1:
             return LOSS
         if (pub[P_FLOODED] >> twin) & 1:
-            return 1500.0
-        return 450.0
+            return TEMPLE_TWIN_FLOODED
+        return TEMPLE_TWIN_DRY
     # the tiles that give access to Fools' Landing and to the temples still needed
     v = base
     nb = orth(pub, cell)
     fl = pub[P_CELL_OF + FOOLS_LANDING]
     ex = pub[P_EXISTS]
     if (nb >> fl) & 1:
-        v += 240.0 / max(1, bitcount(orth(pub, fl) & ex))
+        v += FL_ACCESS / max(1, bitcount(orth(pub, fl) & ex))
     for tt in range(N_TREASURES):
         if not (captured >> tt) & 1:
             for j in range(2):
                 tc = pub[P_CELL_OF + 2 * tt + j]
                 if (nb >> tc) & 1 and (ex >> tc) & 1:
-                    v += 90.0 / max(1, bitcount(orth(pub, tc) & ex))
+                    v += TEMPLE_ACCESS / max(1, bitcount(orth(pub, tc) & ex))
     return v
 
 
@@ -293,43 +314,17 @@ def pilot_cap(pub, seat, d, flight_used):
 
 # --- Helicopter Lifts, chosen in two steps (docs/model.md) ---
 
-@njit
-def expand_lifts(pub, options, n, out):
-    """options[:n] with every LIFT (holder, seats) replaced by each lift it can become, LIFT holder
-    seats dest, one per destination: the one-step list of everything the team can do, in
-    ascending order, written to `out`. Returns its length."""
-    m = 0
-    for i in range(n):
-        c = options[i]
-        if otype(c) == LIFT:
-            dests = lift_destinations(pub, field2(c))
-            while dests:
-                out[m] = c | low_bit(dests)
-                m += 1
-                dests &= dests - 1
-        else:
-            out[m] = c
-            m += 1
-    return m
-
-
-@njit
-def index_of(options, n, c, mem):
-    """The index in options[:n] of c, a choice from the expanded list (expand_lifts): for a lift,
-    that of its LIFT option, and its destination is kept in `mem` for the LIFT_DEST decision that
-    follows (remembered_destination)."""
-    if otype(c) == LIFT:
-        mem[LIFT_MEMO] = field3(c)
-        c = code(LIFT, field1(c), field2(c))
-    for i in range(n):
-        if options[i] == c:
-            return i
-    return -1
+@njit(inline="always")
+def lift_chosen(mem, i, dest):
+    """i, the index of the LIFT option chosen, whose destination `dest` is kept in `mem` for the
+    LIFT_DEST decision that follows (remembered_destination)."""
+    mem[LIFT_MEMO] = dest
+    return i
 
 
 @njit
 def remembered_destination(options, n, mem):
-    """At a LIFT_DEST decision: the index of the destination `index_of` kept."""
+    """At a LIFT_DEST decision: the index of the destination `lift_chosen` kept."""
     for i in range(n):
         if field1(options[i]) == mem[LIFT_MEMO]:
             return i

@@ -39,21 +39,86 @@ nowhere to swim.
 import numpy as np
 from numba import njit
 
+from fisim.rules.actions import lift_destinations
 from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, NAVIGATOR, PILOT, SAND
-from fisim.rules.options import (ACTION, CAPTURE, DISCARD, DIVE, DROP, FLY, GIVE, LIFT, LIFT_DEST, MOVE, NAV, SANDBAG, SHORE, SHORE2, SWIM_TO, WINDOW, field1, field2, field3, otype)
-from fisim.rules.state import (P_ACTIONS_LEFT, P_ACTIVE, P_CAPTURED, P_DECIDER, P_DECISION,
-                               P_FLIGHT_USED, P_FLOODED, P_PLAYERS, P_POS, P_ROLE, P_TILE_AT,
-                               hand_at, hand_size, low_bit)
-from policies.common import (BIG, LOSS, MAX_LIFTS, N_CELLS, best_flooded, bitcount, collector, expand_lifts, field, index_of, remembered_destination,
-                             fools_cell, hand_limit, next_card_prob, offers, pile_layers,
-                             pilot_cap, shore_set, sink_risk, team_count, temples_mask,
-                             tile_importance)
+from fisim.rules.options import (
+    ACTION,
+    CAPTURE,
+    DISCARD,
+    DIVE,
+    DROP,
+    FLY,
+    GIVE,
+    LIFT,
+    MOVE,
+    NAV,
+    SANDBAG,
+    SHORE,
+    SHORE2,
+    SWIM,
+    SWIM_TO,
+    WINDOW,
+    field1,
+    field2,
+    otype,
+)
+from fisim.rules.state import (
+    P_ACTIONS_LEFT,
+    P_ACTIVE,
+    P_CAPTURED,
+    P_DECIDER,
+    P_DECISION,
+    P_FLIGHT_USED,
+    P_FLOODED,
+    P_PLAYERS,
+    P_POS,
+    P_ROLE,
+    P_TILE_AT,
+    hand_at,
+    hand_size,
+    low_bit,
+)
+from policies.common import (
+    BIG,
+    LOSS,
+    N_CELLS,
+    best_flooded,
+    bitcount,
+    collector,
+    field,
+    fools_cell,
+    hand_limit,
+    lift_chosen,
+    next_card_prob,
+    offers,
+    pile_layers,
+    pilot_cap,
+    remembered_destination,
+    shore_set,
+    sink_risk,
+    team_count,
+    temples_mask,
+    tile_importance,
+)
 
 NAME = "greedy"
 VERSION = 2          # 1: the first priorities (Novice 7.4%); 2: cards and captures first
 
+# --- weights of the priorities ---
+BASE_IMP = 50.0        # importance of a tile that is neither Fools' Landing nor a temple (tile_importance)
+BASE_RISK = 0.1        # a flooded tile stays at risk beyond the coming flood phase
 STAKE_FIRST = 200.0    # a shore up worth this much comes before the moves toward captures
-TEMPLE_SAND = 400.0    # a tile this important is worth a Sandbags at the hand limit
+TEMPLE_SAND = 400.0    # a tile this important is worth a Sandbags at the hand limit ...
+TEMPLE_NEXT = 0.34     # ... and at a window when its flood card comes next with this chance
+LIFT_PER_PAWN = 100    # the escape lifts the largest group first ...
+LIFT_FAR_CAP = 50      # ... then the farthest from Fools' Landing (distance capped)
+KEEP_CARD = 1.0        # a card of a treasure not yet captured is kept, more ...
+KEEP_PER_TEAM = 1.0    # ... per card of that treasure the team holds ...
+KEEP_PER_HAND = 2.0    # ... and per card of it in the player's hand
+KEEP_SAND = 6.0        # a Sandbags
+KEEP_LAST_HELI = 40.0  # the team's last Helicopter Lift (it flies the team off)
+KEEP_HELI = 1.0        # a Helicopter Lift the team has another of
+SWIM_FLOODED = 0.5     # a flooded destination counts as this much farther for a swimmer
 
 
 @njit
@@ -75,12 +140,15 @@ def _move_toward(pub, options, n, targets, role):
 
 
 @njit
-def _lift_to(options, n, seat, targets):
-    """The index of a Helicopter Lift carrying `seat` alone onto one of `targets`, or -1."""
+def _lift_to(pub, options, n, seat, targets, mem):
+    """The index of the first Helicopter Lift carrying `seat` alone, able to land on one of
+    `targets` (on the lowest such cell, kept in `mem`), or -1."""
     for i in range(n):
         c = options[i]
-        if otype(c) == LIFT and field2(c) == (1 << seat) and (targets >> field3(c)) & 1:
-            return i
+        if otype(c) == LIFT and field2(c) == (1 << seat):
+            dests = lift_destinations(pub, field2(c)) & targets
+            if dests:
+                return lift_chosen(mem, i, low_bit(dests))
     return -1
 
 
@@ -90,10 +158,10 @@ def _keep(pub, s, k):
     if k < N_TREASURES:      # a captured treasure's card is worthless; else keep what adds up
         if (pub[P_CAPTURED] >> k) & 1:
             return 0.0
-        return 1.0 + team_count(pub, k) + 2.0 * pub[hand_at(s, k)]
+        return KEEP_CARD + KEEP_PER_TEAM * team_count(pub, k) + KEEP_PER_HAND * pub[hand_at(s, k)]
     if k == SAND:
-        return 6.0
-    return 40.0 if team_count(pub, HELI) <= 1 else 1.0     # one Helicopter Lift flies off
+        return KEEP_SAND
+    return KEEP_LAST_HELI if team_count(pub, HELI) <= 1 else KEEP_HELI     # one Helicopter Lift flies off
 
 
 @njit
@@ -111,46 +179,96 @@ def _room(pub, p, k):
 @njit
 def _stake(pub, cell, caps, risk):
     """What a flooded tile puts at stake: its importance times the chance it sinks soon."""
-    return tile_importance(pub, cell, caps, 50.0) * (risk[cell] + 0.1)
+    return tile_importance(pub, cell, caps, BASE_IMP) * (risk[cell] + BASE_RISK)
+
+
+# --- the action phase: the priorities of the module docstring, in order ---
+
+@njit
+def _action(pub, options, n, mem):
+    """The option of the first priority that applies (END if none)."""
+    i = _capture(options, n)
+    if i < 0:
+        i = _escape(pub, options, n, mem)
+    if i < 0:
+        i = _capture_this_turn(pub, options, n, mem)
+    if i < 0:
+        i = _give(pub, options, n)
+    if i >= 0:
+        return i
+    shore, stake = _best_shore(pub, options, n)
+    if shore >= 0 and stake >= STAKE_FIRST:
+        return shore
+    #    (5.) or walk toward Fools' Landing or a last temple when it is flooded
+    caps = pub[P_CAPTURED]
+    role = pub[P_ROLE + pub[P_ACTIVE]]
+    x = best_flooded(pub, caps)
+    if x >= 0 and tile_importance(pub, x, caps, BASE_IMP) >= LOSS:
+        i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
+        if i >= 0:
+            return i
+    i = _bring_to_temple(pub, options, n, mem)
+    if i < 0:
+        i = _toward_collector(pub, options, n)
+    if i < 0:
+        i = _toward_holders(pub, options, n)
+    if i >= 0:
+        return i
+    if shore >= 0:          # 9. shore up any tile in reach
+        return shore
+    i = _toward_fools_landing(pub, options, n)
+    if i < 0 and x >= 0:    # 11. walk toward the most valuable flooded tile
+        i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
+    if i >= 0:
+        return i
+    return 0    # 12. END
 
 
 @njit
-def _action(pub, options, n):
-    risk = np.empty(N_CELLS, np.float64)
-    sink_risk(pub, risk, True)
-    a = pub[P_ACTIVE]
-    caps = pub[P_CAPTURED]
-    fl = fools_cell(pub)
-    role = pub[P_ROLE + a]
-    players = pub[P_PLAYERS]
-    nheli = team_count(pub, HELI)
-    dist = np.empty(N_CELLS, np.int32)
-    # 1. capture
+def _capture(options, n):
+    """1. capture a treasure when possible."""
     for i in range(n):
         if otype(options[i]) == CAPTURE:
             return i
-    # 2. the escape: lift the largest group (the farthest on a tie) while a Helicopter Lift is
-    #    left for the take-off, else walk to Fools' Landing
-    if caps == ALL_TREASURES_MASK:
-        if nheli >= 2:
-            field(pub, 1 << fl, -1, dist)
-            best = -1
-            bv = 0
-            for i in range(n):
-                c = options[i]
-                if otype(c) == LIFT and field3(c) == fl:
-                    m = field2(c)
-                    v = 100 * bitcount(m) + min(dist[pub[P_POS + low_bit(m)]], 50)
-                    if v > bv:
-                        bv = v
-                        best = i
-            if best >= 0:
-                return best
-        if pub[P_POS + a] != fl:
-            i = _move_toward(pub, options, n, 1 << fl, role)
-            if i >= 0:
-                return i
-    # 3. a capture this turn: walk there if the actions left allow it, else be lifted
+    return -1
+
+
+@njit
+def _escape(pub, options, n, mem):
+    """2. with all four treasures: lift the largest group (the farthest on a tie) to Fools'
+    Landing while a Helicopter Lift is left for the take-off, else walk there."""
+    a = pub[P_ACTIVE]
+    fl = fools_cell(pub)
+    if pub[P_CAPTURED] != ALL_TREASURES_MASK:
+        return -1
+    if team_count(pub, HELI) >= 2:
+        dist = np.empty(N_CELLS, np.int32)
+        field(pub, 1 << fl, -1, dist)
+        best = -1
+        bv = 0
+        for i in range(n):
+            c = options[i]
+            if otype(c) == LIFT and (lift_destinations(pub, field2(c)) >> fl) & 1:
+                m = field2(c)
+                v = LIFT_PER_PAWN * bitcount(m) + min(dist[pub[P_POS + low_bit(m)]], LIFT_FAR_CAP)
+                if v > bv:
+                    bv = v
+                    best = i
+        if best >= 0:
+            return lift_chosen(mem, best, fl)
+    if pub[P_POS + a] != fl:
+        return _move_toward(pub, options, n, 1 << fl, pub[P_ROLE + a])
+    return -1
+
+
+@njit
+def _capture_this_turn(pub, options, n, mem):
+    """3. holding four cards of a treasure: walk to its temple if the actions left allow the
+    capture this turn, else be lifted there."""
+    a = pub[P_ACTIVE]
+    caps = pub[P_CAPTURED]
+    role = pub[P_ROLE + a]
+    dist = np.empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
         if not (caps >> t) & 1 and pub[hand_at(a, t)] >= 4:
             tm = temples_mask(pub, t)
@@ -162,10 +280,17 @@ def _action(pub, options, n):
                 if i >= 0:
                     return i
             elif d < BIG:        # (cut off from its temples: see 6.)
-                i = _lift_to(options, n, a, tm)
+                i = _lift_to(pub, options, n, a, tm, mem)
                 if i >= 0:
                     return i
-    # 4. give toward the collector
+    return -1
+
+
+@njit
+def _give(pub, options, n):
+    """4. give toward the collector: a card to a player holding at least as many of that
+    treasure, but fewer than four, with room for it."""
+    a = pub[P_ACTIVE]
     for i in range(n):
         c = options[i]
         if otype(c) == GIVE:
@@ -173,7 +298,15 @@ def _action(pub, options, n):
             p = field2(c)
             if pub[hand_at(a, k)] <= pub[hand_at(p, k)] < 4 and _room(pub, p, k):
                 return i
-    # 5. shore up the flooded tile in reach with most at stake, when that is a lot
+    return -1
+
+
+@njit
+def _best_shore(pub, options, n):
+    """5. the shore up with most at stake, and its stake ((-1, 0) if none)."""
+    risk = np.empty(N_CELLS, np.float64)
+    sink_risk(pub, risk, True)
+    caps = pub[P_CAPTURED]
     best = -1
     bv = 0.0
     for i in range(n):
@@ -186,28 +319,29 @@ def _action(pub, options, n):
             if v > bv:
                 bv = v
                 best = i
-    if best >= 0 and bv >= STAKE_FIRST:
-        return best
-    #    or walk toward Fools' Landing or a last temple when it is flooded
-    x = best_flooded(pub, caps)
-    if x >= 0 and tile_importance(pub, x, caps, 50.0) >= LOSS:
-        i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
-        if i >= 0:
-            return i
-    # 6. bring a player holding four cards to a temple: a Helicopter Lift when it is more than
-    #    one action away (R-SPECIAL-HELI), else its own moves, or the Navigator's
+    return best, bv
+
+
+@njit
+def _bring_to_temple(pub, options, n, mem):
+    """6. bring a player holding four cards to a temple: a Helicopter Lift when it is more than
+    one action away (R-SPECIAL-HELI), else its own moves, or the Navigator's."""
+    a = pub[P_ACTIVE]
+    caps = pub[P_CAPTURED]
+    role = pub[P_ROLE + a]
+    dist = np.empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
             continue
         tm = temples_mask(pub, t)
-        for s in range(players):
+        for s in range(pub[P_PLAYERS]):
             if pub[hand_at(s, t)] < 4:
                 continue
             rs = pub[P_ROLE + s]
             field(pub, tm, rs, dist)
             d = dist[pub[P_POS + s]]
             if d >= 2 and not (rs == PILOT and (s != a or pub[P_FLIGHT_USED] == 0)):
-                i = _lift_to(options, n, s, tm)
+                i = _lift_to(pub, options, n, s, tm, mem)
                 if i >= 0:
                     return i
             if s == a:
@@ -223,67 +357,90 @@ def _action(pub, options, n):
                         best_nav = i
                 if best_nav >= 0:
                     return best_nav
-    # 7. walk toward the player collecting a treasure whose cards I hold
-    if role != MESSENGER:
-        for t in range(N_TREASURES):
-            if not (caps >> t) & 1 and pub[hand_at(a, t)] > 0 and team_count(pub, t) >= 2:
-                b = collector(pub, t)
-                if (b != a and pub[hand_at(b, t)] >= pub[hand_at(a, t)]
-                        and pub[P_POS + b] != pub[P_POS + a]):
-                    i = _move_toward(pub, options, n, 1 << pub[P_POS + b], -1)
-                    if i >= 0:
-                        return i
-    # 8. the collector of a treasure with four cards or more in the team walks toward a holder
+    return -1
+
+
+@njit
+def _toward_collector(pub, options, n):
+    """7. walk toward the player collecting a treasure whose cards I hold (not the Messenger)."""
+    a = pub[P_ACTIVE]
+    if pub[P_ROLE + a] == MESSENGER:
+        return -1
+    caps = pub[P_CAPTURED]
+    for t in range(N_TREASURES):
+        if not (caps >> t) & 1 and pub[hand_at(a, t)] > 0 and team_count(pub, t) >= 2:
+            b = collector(pub, t)
+            if (b != a and pub[hand_at(b, t)] >= pub[hand_at(a, t)]
+                    and pub[P_POS + b] != pub[P_POS + a]):
+                i = _move_toward(pub, options, n, 1 << pub[P_POS + b], -1)
+                if i >= 0:
+                    return i
+    return -1
+
+
+@njit
+def _toward_holders(pub, options, n):
+    """8. the collector of a treasure with four cards or more in the team walks toward a holder."""
+    a = pub[P_ACTIVE]
+    caps = pub[P_CAPTURED]
     for t in range(N_TREASURES):
         if not (caps >> t) & 1 and team_count(pub, t) >= 4 and collector(pub, t) == a:
             m = 0
-            for s in range(players):
+            for s in range(pub[P_PLAYERS]):
                 if (s != a and pub[hand_at(s, t)] > 0 and pub[P_ROLE + s] != MESSENGER
                         and pub[P_POS + s] != pub[P_POS + a]):
                     m |= 1 << pub[P_POS + s]
             if m:
-                i = _move_toward(pub, options, n, m, role)
+                i = _move_toward(pub, options, n, m, pub[P_ROLE + a])
                 if i >= 0:
                     return i
-    # 9. shore up any tile in reach
-    if best >= 0:
-        return best
-    # 10. three treasures in: all but the last one's collector walk toward Fools' Landing
-    if bitcount(caps) == 3 and pub[P_POS + a] != fl:
-        last = 0
-        for t in range(N_TREASURES):
-            if not (caps >> t) & 1:
-                last = t
-        if collector(pub, last) != a or pub[hand_at(a, last)] == 0:
-            i = _move_toward(pub, options, n, 1 << fl, role)
-            if i >= 0:
-                return i
-    # 11. walk toward the most valuable flooded tile
-    if x >= 0:
-        i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
-        if i >= 0:
-            return i
-    return 0    # 12. END
+    return -1
 
 
 @njit
+def _toward_fools_landing(pub, options, n):
+    """10. three treasures in: all but the last one's collector walk toward Fools' Landing."""
+    a = pub[P_ACTIVE]
+    caps = pub[P_CAPTURED]
+    fl = fools_cell(pub)
+    if bitcount(caps) != 3 or pub[P_POS + a] == fl:
+        return -1
+    last = 0
+    for t in range(N_TREASURES):
+        if not (caps >> t) & 1:
+            last = t
+    if collector(pub, last) != a or pub[hand_at(a, last)] == 0:
+        return _move_toward(pub, options, n, 1 << fl, pub[P_ROLE + a])
+    return -1
+
+
+# --- the other decisions ---
+
+@njit
 def _window(pub, options, n):
+    """A Sandbags on Fools' Landing or a last temple whose card may come next, or on another
+    temple still needed whose card comes next with a fair chance; else PASS."""
     tops = np.zeros(3, np.int32)
-    pile_layers(pub, tops)
+    known = False           # the flood pile's known top cards, read at the first Sandbags
     caps = pub[P_CAPTURED]
     for i in range(n):
         c = options[i]
         if otype(c) == SANDBAG:
+            if not known:
+                pile_layers(pub, tops)
+                known = True
             x = field2(c)
-            imp = tile_importance(pub, x, caps, 50.0)
+            imp = tile_importance(pub, x, caps, BASE_IMP)
             p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
-            if (imp >= LOSS and p > 0) or (imp >= 400.0 and p >= 0.34):
+            if (imp >= LOSS and p > 0) or (imp >= TEMPLE_SAND and p >= TEMPLE_NEXT):
                 return i
     return 0
 
 
 @njit
 def _discard(pub, options, n):
+    """A Sandbags on a tile that matters as much as a temple still needed, else the card needed
+    least (_keep); a Sandbags about to be dropped is played instead."""
     s = pub[P_DECIDER]
     caps = pub[P_CAPTURED]
     sand = -1
@@ -291,7 +448,7 @@ def _discard(pub, options, n):
     for i in range(n):        # a Sandbags on the most valuable flooded tile ...
         c = options[i]
         if otype(c) == SANDBAG:
-            v = tile_importance(pub, field2(c), caps, 50.0)
+            v = tile_importance(pub, field2(c), caps, BASE_IMP)
             if v > sv:
                 sv = v
                 sand = i
@@ -313,49 +470,54 @@ def _discard(pub, options, n):
 
 
 @njit
-def _swim(pub, options, n):
+def _swim(pub, options, n, mem):
+    """To the tile nearest Fools' Landing, dry first; a Helicopter Lift only when there is nowhere
+    to swim (its destination kept in `mem`)."""
     fl = fools_cell(pub)
     s = pub[P_DECIDER]
     dist = np.empty(N_CELLS, np.int32)
     field(pub, 1 << fl, pub[P_ROLE + s], dist)
+    flooded = pub[P_FLOODED]
     can_swim = offers(options, n, SWIM_TO)
     best = 0
+    best_dest = -1
     bv = 1e9
     for i in range(n):
         c = options[i]
         t = otype(c)
         if t == SWIM_TO:
             d = field1(c)
+            v = dist[d] + (SWIM_FLOODED if (flooded >> d) & 1 else 0.0)
+            if v < bv:
+                bv = v
+                best = i
+                best_dest = -1
         elif t == LIFT and not can_swim:      # a rescue only (R-SWIM-3)
-            d = field3(c)
-        else:
-            continue
-        v = dist[d] + (0.5 if (pub[P_FLOODED] >> d) & 1 else 0.0)
-        if v < bv:
-            bv = v
-            best = i
+            dests = lift_destinations(pub, field2(c))
+            while dests:
+                d = low_bit(dests)
+                dests &= dests - 1
+                v = dist[d] + (SWIM_FLOODED if (flooded >> d) & 1 else 0.0)
+                if v < bv:
+                    bv = v
+                    best = i
+                    best_dest = d
+    if best_dest >= 0:
+        return lift_chosen(mem, best, best_dest)
     return best
 
 
 @njit
 def decide(pub, options, n, mem, rng):
-    """Decided on the one-step list of options (a lift with its destination, expand_lifts)."""
+    """A Helicopter Lift is decided with its destination, which `mem` keeps for the LIFT_DEST
+    decision that follows."""
     kind = pub[P_DECISION]
-    if kind == LIFT_DEST:
-        return remembered_destination(options, n, mem)
-    if not offers(options, n, LIFT):
-        return _decide(pub, options, n, kind)
-    full = np.empty(n + MAX_LIFTS, np.int32)
-    m = expand_lifts(pub, options, n, full)
-    return index_of(options, n, full[_decide(pub, full, m, kind)], mem)
-
-
-@njit
-def _decide(pub, options, n, kind):
     if kind == ACTION:
-        return _action(pub, options, n)
+        return _action(pub, options, n, mem)
     if kind == WINDOW:
         return _window(pub, options, n)
     if kind == DISCARD:
         return _discard(pub, options, n)
-    return _swim(pub, options, n)
+    if kind == SWIM:
+        return _swim(pub, options, n, mem)
+    return remembered_destination(options, n, mem)

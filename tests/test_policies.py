@@ -17,11 +17,26 @@ from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.constants import SAND
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
-from fisim.rules.options import ACTION, CAPTURE, DECISION_NAMES, LIFT, SANDBAG, WINDOW, field2, field3, otype
+from fisim.rules.options import (
+    ACTION,
+    CAPTURE,
+    DECISION_NAMES,
+    LIFT,
+    LIFT_DEST,
+    LIFT_TO,
+    SANDBAG,
+    WINDOW,
+    code,
+    field1,
+    field2,
+    field3,
+    otype,
+)
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_FLOOD
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS
 from policies import BUILTIN, PolicyError, load_policy
+from policies.common import lift_chosen, remembered_destination
 
 POLICIES = sorted(BUILTIN)
 
@@ -280,3 +295,32 @@ flood discard: CS OB WT
 """)
     events = g.run(PHASE_FLOOD, load_policy("expert"))
     assert not [c for c in choices(events) if otype(c) == SANDBAG]
+
+
+# --- Helicopter Lifts chosen in two steps by greedy and expert --------------------------------
+
+
+def test_a_lift_chosen_with_its_destination_lands_there_at_the_lift_dest_decision():
+    """policies.common: the destination kept by lift_chosen is the one picked at LIFT_DEST."""
+    mem = np.zeros(st.MEM_SIZE, np.int32)
+    assert lift_chosen(mem, 3, 17) == 3
+    destinations = np.array([code(LIFT_TO, d) for d in (2, 9, 17, 20)], np.int32)
+    assert remembered_destination(destinations, 4, mem) == 2
+
+
+def test_greedy_lifts_a_collector_out_of_reach_to_its_temple_then_captures():
+    """Greedy's priority 3: four Earth Stones three steps from the Temple of the Sun (no capture
+    this turn on foot): a Helicopter Lift of the collector alone, then its destination, a temple
+    of the Earth Stone, then the capture."""
+    p, g = game(ISLAND + """
+engineer@IG: earth earth earth earth heli
+diver@FL: wind
+water 2; active 0; actions 3
+""")
+    events = g.run(PHASE_ACTIONS, load_policy("greedy"))
+    temples = {p.cell_of("TM"), p.cell_of("TS")}
+    lifts = [c for c in choices(events) if otype(c) == LIFT]
+    assert lifts and field2(lifts[0]) == 0b01 and field3(lifts[0]) in temples
+    landed = [opts[i] for kind, seat, opts, i in engine.decisions_of(g.g) if kind == LIFT_DEST]
+    assert [field1(c) for c in landed] == [field3(lifts[0])]
+    assert g.pub[st.P_CAPTURED] == 1 << 0
