@@ -31,7 +31,7 @@ from fisim.rules import state as st
 from fisim.rules import turn
 from fisim.rules.actions import list_options
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
-from fisim.rules.options import LIFT_DEST, field1
+from fisim.rules.options import DECISION_NAMES, LIFT_DEST, field1
 from fisim.rules.rng import N_STREAMS, init_streams
 from fisim.rules.state import R_SIZE
 
@@ -170,11 +170,14 @@ def policy_errors(policy):
     try:
         yield
     except numba.core.errors.NumbaError as exc:
-        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+        text = str(exc)
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
         detail = next((ln for ln in lines if not ln.startswith(("Failed in", "-", "During:", "File"))),
                       lines[0] if lines else "")
+        if "setitem" in detail and "readonly" in text:
+            detail = "it writes to a read-only array: pub may only be read (R-INFO); look ahead on pub.copy()"
         raise EngineError(f"policy {policy.NAME}: its decide() does not compile with Numba "
-                          f"(decisions: action, window, discard, swim): {detail}") from None
+                          f"(decisions: {', '.join(DECISION_NAMES)}): {detail}") from None
     except Exception as exc:
         if isinstance(exc, EngineError):
             raise
