@@ -39,8 +39,9 @@ from fisim.rules.state import WON
 from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS
 from fisim.stats import wilson
 
-STORE_FORMAT = 3            # 2: chunks describe themselves and are verified; a lock
+STORE_FORMAT = 4            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
+                            # 4: a chunk names its cell's settings and the order of its roles
 FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
 MANIFEST = "manifest.json"
 LOCK = "lock"
@@ -52,7 +53,7 @@ MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", 
                  "per_game", "cells")
 CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
                  "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES))
-DESCRIPTION_KEYS = {"cell", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
+DESCRIPTION_KEYS = {"cell", "settings", "roles", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
 CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 
 
@@ -293,11 +294,18 @@ class Store:
 
 
 def _description(record, manifest):
-    """What a chunk says about itself: its place in the sweep, the seed, the fingerprint of its
-    cell's configuration, and a checksum of all of that and of the record's content."""
-    meta = {"cell": record["cell"], "chunk": record["chunk"], "first_game": record["first_game"],
-            "games": record["games"], "seed": manifest["seed"], "fingerprint": fingerprint(manifest, record["cell"])}
+    """What a chunk says about itself: its cell and the cell's settings, the order of the roles in
+    role_games and role_wins, its place in the sweep, the seed, the fingerprint of its cell's
+    configuration, and a checksum of all of that and of the record's content."""
+    meta = {"cell": record["cell"], "settings": _settings(manifest, record["cell"]), "roles": list(ROLE_NAMES),
+            "chunk": record["chunk"], "first_game": record["first_game"], "games": record["games"],
+            "seed": manifest["seed"], "fingerprint": fingerprint(manifest, record["cell"])}
     return {**meta, "checksum": _checksum(meta, record)}
+
+
+def _settings(manifest, cell_key):
+    cell = next(c for c in manifest["cells"] if c["key"] == cell_key)
+    return {k: cell[k] for k in SETTINGS}
 
 
 def _checksum(meta, record):
@@ -333,6 +341,8 @@ def _verified(path, manifest, fingerprints):
         problem = f"was played with seed {meta['seed']}, not this sweep's seed {manifest['seed']}"
     elif meta["fingerprint"] != fingerprints[cell]:
         problem = "was played under another configuration (its fingerprint differs from the manifest's)"
+    elif (meta["settings"], meta["roles"]) != (_settings(manifest, cell), list(ROLE_NAMES)):
+        problem = "describes other settings than its cell's in the manifest"
     elif most == 0:
         problem = f"is beyond this sweep's target ({target_text(manifest['target'])})"
     elif (meta["first_game"], record["first_game"], record["games"]) != (first, first, meta["games"]) \

@@ -17,6 +17,7 @@ from fisim import grid
 from fisim.compare import compare, paired_difference
 from fisim.report.data import read
 from fisim.rules.config import ConfigError
+from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
 from fisim.store import chunk_slot, read_store, win_bits
 from fisim.sweep import CHUNK, DaskBackend, LocalBackend, format_table, run_sweep
@@ -191,17 +192,21 @@ def test_paired_difference_interval():
 
 
 def test_every_chunk_describes_itself(tmp_path):
-    from fisim.store import META_KEY, fingerprint
+    """A chunk read on its own says which settings it played and the order of its role arrays."""
+    from fisim.store import META_KEY, STORE_FORMAT, fingerprint
     out = tmp_path / "out"
     run_sweep(small_cells(), out, 7, {"games": 2500}, chunk_games=1000)
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["store_format"] == 3
+    assert manifest["store_format"] == STORE_FORMAT
+    settings = {c["key"]: {k: c[k] for k in ("layout", "level", "players", "team", "policy", "rules")}
+                for c in manifest["cells"]}
     described = [json.loads(pq.read_schema(f).metadata[META_KEY]) for f in sorted((out / "chunks").glob("*.parquet"))]
     assert len(described) == 4 * 3
     for meta in described:
         assert meta["seed"] == 7 and meta["fingerprint"] == fingerprint(manifest, meta["cell"])
         assert (meta["first_game"], meta["games"]) == (1000 * meta["chunk"], [1000, 1000, 500][meta["chunk"]])
         assert len(meta["checksum"]) == 64
+        assert meta["settings"] == settings[meta["cell"]] and meta["roles"] == list(ROLE_NAMES)
     assert {m["cell"] for m in described} == {c["key"] for c in manifest["cells"]}
 
 
