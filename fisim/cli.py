@@ -95,13 +95,15 @@ def _checked(level, players, team, layout, policy, rules):
 def cli():
     """fisim: how hard is Forbidden Island? Monte Carlo answers with confidence intervals."""
     notices = logging.getLogger("fisim")
-    if not any(isinstance(h, _Notices) for h in notices.handlers):
+    if sys.stderr.isatty() and not any(isinstance(h, _Notices) for h in notices.handlers):
         notices.addHandler(_Notices())
     notices.setLevel(logging.INFO)
 
 
 class _Notices(logging.Handler):
-    """The library's INFO messages (a first run's compile) as `fisim: ...` lines on stderr."""
+    """The library's INFO messages (a first run's compile) as `fisim: ...` lines on stderr, when
+    it is a terminal (like the progress bars: output piped to a file or a program stays as it
+    was)."""
 
     def emit(self, record):
         click.echo(f"fisim: {record.getMessage()}", err=True)

@@ -2,6 +2,7 @@
 unless --quiet; the library itself only logs it."""
 import logging
 import os
+import pty
 import subprocess
 import sys
 import types
@@ -29,23 +30,41 @@ def test_a_first_compile_is_logged_once_per_runner_and_entry_point(tmp_path, cap
 
 
 def _fisim(*args):
-    return subprocess.run([sys.executable, "-m", "fisim", *args], capture_output=True, text=True,
-                          env=os.environ, timeout=600)
+    """(exit status, stdout, what a terminal on stderr showed) of a fisim command."""
+    main, side = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "fisim", *args], stdout=subprocess.PIPE, stderr=side,
+                              text=True, env=os.environ, timeout=600)
+    finally:
+        os.close(side)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:          # the terminal closed: everything has been read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    return done.returncode, done.stdout, shown.decode(errors="replace")
 
 
-def test_the_command_line_says_so_on_stderr_unless_quiet(tmp_path):
+def test_a_terminal_is_told_unless_quiet_and_piped_output_stays_as_it_was(tmp_path):
     pol = load_policy("random")
     engine.play_batch(builtin_layout("standard"), GameConfig(), pol, 0, 0, 1)       # compiled and cached
     marker = Path(engine.runner(pol).__file__).with_suffix(".run_games.compiled")
     assert marker.exists()
     marker.unlink()                      # as on a machine that has not compiled this runner yet
-    first = _fisim("simulate", "--policy", "random", "--games", "20")
-    second = _fisim("simulate", "--policy", "random", "--games", "20")
-    assert first.returncode == second.returncode == 0
-    assert "fisim: compiling the engine for policy random (first run only" in first.stderr
-    assert "compiling" not in second.stderr and first.stdout == second.stdout
+    status, out, shown = _fisim("simulate", "--policy", "random", "--games", "20")
+    assert status == 0 and "fisim: compiling the engine for policy random (first run only" in shown
+    status, again, shown = _fisim("simulate", "--policy", "random", "--games", "20")
+    assert status == 0 and "compiling" not in shown and again == out
     marker.unlink()
-    quiet = _fisim("sweep", "--levels", "novice", "--players", "2", "--policies", "random", "--games", "100",
-                   "--out", str(tmp_path / "s"), "--quiet", "--no-report")
-    assert quiet.returncode == 0 and "compiling" not in quiet.stderr
-
+    status, _, shown = _fisim("sweep", "--levels", "novice", "--players", "2", "--policies", "random",
+                              "--games", "100", "--out", str(tmp_path / "s"), "--quiet", "--no-report")
+    assert status == 0 and "compiling" not in shown
+    marker.unlink()
+    piped = subprocess.run([sys.executable, "-m", "fisim", "simulate", "--policy", "random", "--games", "20"],
+                           capture_output=True, text=True, env=os.environ, timeout=600)
+    assert piped.returncode == 0 and piped.stderr == "" and piped.stdout == out
