@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import types
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,8 +48,8 @@ _record_game, _run_phase = _engine.record_game, _engine.run_phase
 
 
 @njit(cache=True, nogil=True)
-def run_games(geometry, cfg, master_seed, first_game, lo, hi, out):
-    _run_block(geometry, cfg, master_seed, first_game, lo, hi, out)
+def run_games(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
+    _run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out)
 
 
 @njit(cache=True)
@@ -67,7 +67,7 @@ MIN_BLOCK = 64            # games a thread plays at a time, at least ...
 BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
 # kept as functions when the rest is inlined: the entry points, and `choose` (which calls the
 # policy: inlined at its call sites it costs a quarter more compile time and memory, for no speed)
-_NOT_INLINED = ("run_block", "record_game", "run_phase", "choose")
+_NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose")
 
 
 def specialise(decide, name, inline):
@@ -101,14 +101,18 @@ def cache_dir():
 
 
 def _policy_sources(policy):
-    """The policy's own file and the files of the built-in policy modules it uses (shared helpers)."""
-    files = {Path(policy.__file__)}
-    for value in vars(policy).values():
-        module = (value if isinstance(value, types.ModuleType)
-                  else sys.modules.get(getattr(value, "__module__", "") or ""))
-        path = getattr(module, "__file__", None)
-        if path and Path(path).parent == _POLICIES_DIR:
-            files.add(Path(path))
+    """The policy's own file and the files of the built-in policy modules it uses, and they use
+    (shared helpers; search plays expert)."""
+    files, todo = set(), [policy]
+    while todo:
+        module = todo.pop()
+        files.add(Path(module.__file__))
+        for value in vars(module).values():
+            used = (value if isinstance(value, types.ModuleType)
+                    else sys.modules.get(getattr(value, "__module__", "") or ""))
+            path = getattr(used, "__file__", None)
+            if path and Path(path).parent == _POLICIES_DIR and Path(path) not in files:
+                todo.append(used)
     return sorted(files)
 
 
@@ -125,7 +129,9 @@ def _source_key(policy):
 
 
 def runner(policy):
-    """The compiled runner module for a policy module (see policies/__init__.py)."""
+    """The compiled runner for a policy (see policies/__init__.py): one per policy module, whatever
+    its parameter (search:16 and search:64 share one)."""
+    policy = getattr(policy, "module", policy)
     key = f"{policy.NAME}_{_source_key(policy)}"
     if key in _runners:
         return _runners[key]
@@ -147,6 +153,11 @@ def runner(policy):
     spec.loader.exec_module(module)
     _runners[key] = module
     return module
+
+
+def policy_arg(policy):
+    """The parameter a policy was named with (pub's P_POLICY_ARG), 0 for a policy without one."""
+    return getattr(policy, "ARG", 0)
 
 
 @contextlib.contextmanager
@@ -203,29 +214,39 @@ def interruptible():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def play_batch(layout, config, policy, seed, first_game, n_games, threads=None):
+def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
     first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`: each game
-    is played from its own seed into its own row, whichever thread plays its block.
+    is played from its own seed into its own row, whichever thread plays its block. `progress(k)`
+    is called (in the calling thread) as each block of k games finishes.
 
     The threads are Python threads running the compiled runner without the GIL: the runner then
     needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
-    fixed = (layout.geometry, config.to_array(), np.uint64(seed), np.int64(first_game))
+    fixed = (layout.geometry, config.to_array(), np.int64(policy_arg(policy)), np.uint64(seed),
+             np.int64(first_game))
     threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // MIN_BLOCK))
+    size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
+    blocks = [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
 
     def play(lo, hi):
         run.run_games(*fixed, np.int64(lo), np.int64(hi), out)
+        return hi - lo
 
     with policy_errors(policy), interruptible(), first_use(run, "run_games", policy):
         if threads <= 1:
-            play(0, n_games)
+            finished = (play(lo, hi) for lo, hi in blocks)
         else:
-            size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
-            with ThreadPoolExecutor(threads) as pool:
-                for done in [pool.submit(play, lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]:
-                    done.result()
+            pool = ThreadPoolExecutor(threads)
+            finished = (done.result() for done in as_completed([pool.submit(play, *b) for b in blocks]))
+        try:
+            for games in finished:
+                if progress:
+                    progress(games)
+        finally:
+            if threads > 1:
+                pool.shutdown(cancel_futures=True)
     return out
 
 
@@ -258,7 +279,8 @@ def decisions_of(g):
 
 def record(layout, config, policy, seed, game, decisions=False):
     """Play game `game` of master `seed` with its transcript (and every policy decision) kept."""
-    g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0)
+    g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0,
+                          policy_arg(policy))
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
     with policy_errors(policy), interruptible():
@@ -343,6 +365,7 @@ class EngineGame:
         """Run a part of a turn (fisim.rules.runner.PHASE_*) with a policy; `script` (option codes)
         is put in the policy's memory for a scripted policy. Returns the events it logged."""
         self.g[st.MEM:st.MEM + st.MEM_SIZE] = 0
+        self.g[st.P_POLICY_ARG] = policy_arg(policy)
         self.g[st.MEM + 1:st.MEM + 1 + len(script)] = script
         self.g[st.LOG] = 0
         with policy_errors(policy):

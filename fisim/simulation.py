@@ -78,12 +78,10 @@ class Setting:
         from fisim import engine
         for lo in range(first_game, first_game + games, chunk):
             n = min(chunk, first_game + games - lo)
-            rows = engine.play_batch(self.island, self.config, self.policy, self.seed, lo, n, threads)
+            rows = engine.play_batch(self.island, self.config, self.policy, self.seed, lo, n, threads, progress)
             check_games(rows, self.policy.NAME, lo)
             if tally is not None:
                 tally.add(rows)
-            if progress:
-                progress(n)
             yield lo, rows
 
     def frame(self, rows, first_game):
@@ -97,7 +95,7 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy=DEF
     `team` is None (a random team each game, as the box deals), a list of role names or
     'diver,pilot'; `layout` a built-in name or a layout file; `policy` a registry name or a .py
     file (default: expert, the strongest built-in); `rules` rule switch names. `progress(n)` is
-    called after each chunk of games."""
+    called as each block of n games finishes."""
     rules = (rules,) if isinstance(rules, str) else rules
     _check_arguments(games, seed, first_game, threads, layout)
     setting = Setting(level, players, team, layout, policy, rules, seed)

@@ -46,15 +46,15 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
     }
 
 
-def play_chunk(cell, chunk, first, size, seed, threads, per_game):
+def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None):
     """Play chunk `chunk` of a cell, games first..first+size-1: its aggregate record and, with
-    per_game, its per-game frame."""
+    per_game, its per-game frame. `progress(k)` as each block of k games finishes."""
     from fisim import engine
     from fisim.simulation import check_games, games_frame
     from policies import load_policy
     policy = load_policy(cell.policy)
     layout = load_layout(cell.layout)
-    rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads)
+    rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress)
     check_games(rows, policy.NAME, first)
     label = f"{policy.NAME}@{policy.VERSION}"
     frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first) if per_game else None
@@ -67,9 +67,10 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads
 
-    def run(self, tasks, seed, per_game):
+    def run(self, tasks, seed, per_game, progress):
+        """Each chunk's (record, frame); progress(games) as blocks of games finish."""
         for cell, chunk, first, size in tasks:
-            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game)
+            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game, progress)
 
     def close(self):
         pass
@@ -95,7 +96,8 @@ class DaskBackend:
                 self.cluster.close()
             raise BackendError(f"cannot start the Dask cluster {address or ''}: {_first_line(exc)}") from None
 
-    def run(self, tasks, seed, per_game):
+    def run(self, tasks, seed, per_game, progress):
+        """Each chunk's (record, frame) as it arrives; progress(games) then."""
         from dask.distributed import as_completed
 
         from fisim.simulation import EngineError
@@ -111,6 +113,7 @@ class DaskBackend:
                 except Exception as exc:    # the scheduler or a worker died, the connection broke
                     raise BackendError(f"the Dask cluster failed during the sweep: {_first_line(exc)}; "
                                        "finished chunks are kept: run the same command to resume") from None
+                progress(result[0]["games"])
                 yield result
         finally:
             for f in futures:
@@ -155,11 +158,13 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
     fisim.store.load(out) of every cell in the store. Chunks already in the store are not played
     again, so a store of the same configuration is resumed or extended (more games per cell, more
     cells); a chunk file of this sweep that fails verification is deleted and played again, with
-    `warn(text)`. `progress(games, cells_done)` is called as chunks and cells finish. The store is
+    `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
+    cluster whole chunks) and cells finish. The store is
     locked while the sweep runs."""
     target = target or {"games": 10_000}
     store = Store(out)
     backend = backend or LocalBackend()
+    progress = progress or (lambda games, cells_done: None)
     try:
         with store.lock():
             store.open(manifest_for(cells, seed, target, per_game, chunk_games))
@@ -206,13 +211,12 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
         if not warmed:
             warm(cells)
             warmed = True
-        for record, frame in backend.run(tasks, seed, per_game):
+        for record, frame in backend.run(tasks, seed, per_game, lambda games: progress(games, 0)):
             store.write_chunk(record, frame)
             cell_records = records[record["cell"]]
             before = _progress_of(cell_records, target, chunk_games)[1]
             cell_records[record["chunk"]] = (record["wins"], record["games"])
-            if progress:
-                progress(record["games"], int(_progress_of(cell_records, target, chunk_games)[1] and not before))
+            progress(0, int(_progress_of(cell_records, target, chunk_games)[1] and not before))
 
 
 def format_table(frame):

@@ -145,9 +145,21 @@ def decide(pub, options, n, mem, rng):
 
 @njit
 def _best(pub, options, n, kind, mem):
-    """The option leading to the best-scored position: a Helicopter Lift is scored destination by
-    destination (docs/model.md) and the best one's destination kept in `mem` for the LIFT_DEST
-    decision that follows."""
+    """The option leading to the best-scored position; a Helicopter Lift's destination is kept in
+    `mem` for the LIFT_DEST decision that follows."""
+    top = np.empty((1, 3))
+    if ranked(pub, options, n, kind, top) == 0:
+        return 0
+    i = int(top[0, 0])
+    d = int(top[0, 1])
+    return lift_chosen(mem, i, d) if d >= 0 else i
+
+
+@njit
+def ranked(pub, options, n, kind, top):
+    """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
+    or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
+    A Helicopter Lift is scored destination by destination (docs/model.md)."""
     risk = np.empty(N_CELLS, np.float64)
     imp0 = np.empty(N_CELLS, np.float64)
     table = np.empty((N_ROWS, N_CELLS), np.int32)
@@ -156,9 +168,7 @@ def _best(pub, options, n, kind, mem):
     nshk = _prepare(pub, kind, risk, imp0, table, shk)
     sp = pub.copy()
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
-    best = 0
-    best_dest = -1
-    bv = -1e18
+    count = 0
     for i in range(n):
         c = options[i]
         if otype(c) == LIFT:
@@ -167,19 +177,27 @@ def _best(pub, options, n, kind, mem):
                 d = low_bit(dests)
                 dests &= dests - 1
                 v = _score(pub, sp, c | d, kind, table, have, risk, imp0, shk, nshk)
-                if v > bv:
-                    bv = v
-                    best = i
-                    best_dest = d
+                count = _keep(top, count, i, d, v)
         elif _worth_scoring(c, kind):
             v = _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk)
-            if v > bv:
-                bv = v
-                best = i
-                best_dest = -1
-    if best_dest >= 0:
-        return lift_chosen(mem, best, best_dest)
-    return best
+            count = _keep(top, count, i, -1, v)
+    return count
+
+
+@njit(inline="always")
+def _keep(top, count, i, d, v):
+    """Put (i, d, v) in its place in the best-first list top[:count]; the new count."""
+    k = top.shape[0]
+    if count == k and v <= top[k - 1, 2]:
+        return count
+    j = min(count, k - 1)
+    while j > 0 and top[j - 1, 2] < v:
+        top[j] = top[j - 1]
+        j -= 1
+    top[j, 0] = i
+    top[j, 1] = d
+    top[j, 2] = v
+    return min(count + 1, k)
 
 
 @njit

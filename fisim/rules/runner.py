@@ -7,11 +7,23 @@ from (master seed, game index), so a block's results do not depend on which thre
 import numpy as np
 
 from fisim.rules.rng import N_STREAMS, game_seed
-from fisim.rules.state import LOG, P_CFG, P_GEO, uncounted
-from fisim.rules.turn import action_phase, draw_phase, flood_phase, play_game, play_turn, result_row, sink
+from fisim.rules.state import LOG, P_CFG, P_GEO, P_POLICY_ARG, uncounted
+from fisim.rules.turn import (
+    ACTIONS_DONE,
+    IN_ACTIONS,
+    action_phase,
+    draw_phase,
+    flood_phase,
+    play_game,
+    play_on,
+    play_turn,
+    result_row,
+    sink,
+    take_action,
+)
 
 
-def run_block(geometry, cfg, master_seed, first_game, lo, hi, out):
+def run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
     """Play games first_game+lo .. first_game+hi-1 into out[lo:hi]."""
     game_array = np.zeros(LOG + 1, np.int32)
     streams = np.zeros(N_STREAMS, np.uint64)
@@ -21,6 +33,7 @@ def run_block(geometry, cfg, master_seed, first_game, lo, hi, out):
         g[P_GEO + 2 * c] = geometry[c, 0]
         g[P_GEO + 2 * c + 1] = geometry[c, 1]
     g[P_CFG:P_CFG + cfg.shape[0]] = cfg
+    g[P_POLICY_ARG] = policy_arg
     for i in range(lo, hi):
         play_game(g, rng, game_seed(master_seed, first_game + i))
         result_row(g, out[i])
@@ -33,11 +46,20 @@ def record_game(g, rng, master_seed, game, out):
     result_row(g, out)
 
 
-PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN, PHASE_SINK = range(5)
+def play_out(g, rng, c):
+    """Continue a game from an action decision, option c (a whole code: a Helicopter Lift with its
+    destination) chosen, to its end: the rest of that action phase and turn, then every turn after.
+    Search plays its rollouts with it, on sampled copies of the game (fisim.rules.worlds)."""
+    play_on(g, rng, IN_ACTIONS if take_action(g, rng, c) else ACTIONS_DONE)
+
+
+PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN, PHASE_SINK, PHASE_REST, PHASE_PLAY_OUT = range(7)
 
 
 def run_phase(g, rng, phase, arg):
-    """Run one part of a turn from a given position (for rule tests on hand-built positions)."""
+    """Run one part of a turn from a given position (for rule tests on hand-built positions): a
+    phase, a whole turn, the sinking of cell `arg`, the rest of the game from an action decision
+    (the policy deciding it), or play_out with option `arg` chosen there."""
     if phase == PHASE_ACTIONS:
         action_phase(g, rng)
     elif phase == PHASE_DRAW:
@@ -48,3 +70,7 @@ def run_phase(g, rng, phase, arg):
         play_turn(g, rng)
     elif phase == PHASE_SINK:
         sink(g, rng, arg)
+    elif phase == PHASE_REST:
+        play_on(g, rng, IN_ACTIONS)
+    elif phase == PHASE_PLAY_OUT:
+        play_out(g, rng, arg)

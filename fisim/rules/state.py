@@ -31,6 +31,8 @@ PUB = Layout("pub")
 P_GEO = PUB.add("P_GEO", 2 * N_TILES, "per cell: bitmask of its orthogonal, then of its diagonal, "
                 "neighbours", SETUP)
 P_CFG = PUB.add("P_CFG", C_SIZE, "the config array (fisim.rules.config C_*)", SETUP)
+P_POLICY_ARG = PUB.add("P_POLICY_ARG", 1, "the policy's parameter, from its name (search:32: 32 "
+                       "sampled worlds per decision); 0 for a policy without one", SETUP)
 # --- pub: the game ---
 P_TILE_AT = PUB.add("P_TILE_AT", N_TILES, "tile id on each cell", SETUP)
 P_CELL_OF = PUB.add("P_CELL_OF", N_TILES, "cell of each tile id", SETUP)
@@ -114,12 +116,13 @@ def dump(g, scratch=False):
     return out
 
 
-def new_game_array(geometry, config, log_ints=0, declog_ints=0):
-    """A game array for one layout (its `geometry`) and config array, with room for a transcript
-    and a decision record of the given sizes (0: none)."""
+def new_game_array(geometry, config, log_ints=0, declog_ints=0, policy_arg=0):
+    """A game array for one layout (its `geometry`), config array and policy parameter, with room
+    for a transcript and a decision record of the given sizes (0: none)."""
     g = np.zeros(LOG + 1 + log_ints + (1 + declog_ints if declog_ints else 0), dtype=np.int32)
     g[P_GEO:P_GEO + 2 * N_TILES] = geometry.ravel()
     g[P_CFG:P_CFG + config.shape[0]] = config
+    g[P_POLICY_ARG] = policy_arg
     g[X_LOG_CAP] = log_ints
     g[X_DECLOG] = LOG + 1 + log_ints if declog_ints else 0
     return g

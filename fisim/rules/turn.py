@@ -227,22 +227,28 @@ def action_phase(g, rng):
         if check_win(g):
             return
         c = ask(g, rng, ACTION, g[P_ACTIVE])
-        if c < 0:
+        if c < 0 or not take_action(g, rng, c):
             return
-        t = otype(c)
-        if t == LIFT or t == SANDBAG:
-            play_special(g, ACTION, c)
-            continue
-        log_event(g, ev.EV_CHOICE, ACTION, g[P_ACTIVE], c)
-        if t == END:
-            return
-        receiver = apply_action(g, c)
-        g[P_ACTIONS_LEFT] -= 1
-        if receiver >= 0:
-            enforce_hand_limit(g, rng, receiver)
-            if g[P_STATUS] != PLAYING:
-                return
     check_win(g)        # R-WIN: the last action may have made the win available
+
+
+def take_action(g, rng, c):
+    """Play option c (a whole code: a lift with its destination) chosen at an action decision.
+    False when the action phase ends with it: END chosen, or the game over."""
+    t = otype(c)
+    if t == LIFT or t == SANDBAG:
+        play_special(g, ACTION, c)
+        return True
+    log_event(g, ev.EV_CHOICE, ACTION, g[P_ACTIVE], c)
+    if t == END:
+        return False
+    receiver = apply_action(g, c)
+    g[P_ACTIONS_LEFT] -= 1
+    if receiver >= 0:
+        enforce_hand_limit(g, rng, receiver)
+        if g[P_STATUS] != PLAYING:
+            return False
+    return True
 
 
 @njit(inline="always")
@@ -397,11 +403,21 @@ def flood_phase(g, rng):
 
 def play_turn(g, rng):
     """R-TURN: one player's turn; the next seat becomes active if the game goes on."""
+    begin_turn(g)
+    action_phase(g, rng)
+    finish_turn(g, rng)
+
+
+@njit(inline="always")
+def begin_turn(g):
     g[P_TURN] += 1
     g[P_ACTIONS_LEFT] = g[P_CFG + C_ACTIONS]
     g[P_FLIGHT_USED] = 0
     log_event(g, ev.EV_TURN, g[P_TURN], g[P_ACTIVE], 0)
-    action_phase(g, rng)
+
+
+def finish_turn(g, rng):
+    """R-TURN (2, 3): after the action phase, the draws and the floods; then the next seat."""
     if g[P_STATUS] == PLAYING:
         draw_phase(g, rng)
     if g[P_STATUS] == PLAYING:
@@ -410,14 +426,29 @@ def play_turn(g, rng):
         g[P_ACTIVE] = (g[P_ACTIVE] + 1) % g[P_PLAYERS]     # R-SETUP-6: play passes clockwise
 
 
+NEW_TURN, IN_ACTIONS, ACTIONS_DONE = range(3)
+
+
+def play_on(g, rng, stage):
+    """Play turns until R-WIN or R-LOSE (a game past MAX_TURNS is marked ERROR), the first from
+    its start (NEW_TURN), from inside its action phase (IN_ACTIONS) or from after it
+    (ACTIONS_DONE). One loop for the three, so a compiled entry point holds one copy of the turn."""
+    while g[P_STATUS] == PLAYING:
+        if stage == NEW_TURN:
+            if g[P_TURN] >= MAX_TURNS:
+                g[P_STATUS] = ERROR
+                break
+            begin_turn(g)
+        if stage != ACTIONS_DONE:
+            action_phase(g, rng)
+        finish_turn(g, rng)
+        stage = NEW_TURN
+
+
 def play_game(g, rng, seed):
     """Set up and play one whole game (R-SETUP, then R-TURN until R-WIN or R-LOSE)."""
     setup_game(g, rng, seed)
-    while g[P_STATUS] == PLAYING:
-        if g[P_TURN] >= MAX_TURNS:
-            g[P_STATUS] = ERROR
-            break
-        play_turn(g, rng)
+    play_on(g, rng, NEW_TURN)
 
 
 @njit(inline="always")
