@@ -12,8 +12,9 @@ from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from policies import BUILTIN, DEFAULT
 
-POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} is the strongest) "
-               "or a policy .py file.")
+POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} is the strongest fast one; "
+               "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
+               "to the end, about a thousand times slower) or a policy .py file.")
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
               + " (rule ids as in the rules contract).")

@@ -9,6 +9,10 @@ returning the index (0..n-1) of its choice among options[:n]. `pub` is the publi
 `mem` a per-game int32 scratch array the policy may use between decisions, `rng` the game's
 policy random stream. A policy reads, and never writes, `pub` (it is handed read-only: a write
 does not compile); the functions of fisim.rules.actions work on a copy of it for lookahead.
+
+A policy may take one whole-number parameter, given after a colon in its name (`search:32`): the
+module declares PARAMETER = (what it counts, default, lowest, highest), and its decide reads the
+value in pub (P_POLICY_ARG). The name with the value is the policy's name in every result.
 """
 import importlib
 import importlib.util
@@ -16,7 +20,7 @@ import sys
 from pathlib import Path
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
-           "expert": "policies.expert"}
+           "expert": "policies.expert", "search": "policies.search"}
 DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
 
 
@@ -30,13 +34,39 @@ def load_policy(name):
         raise PolicyError(f"policy must be a name ({', '.join(BUILTIN)}) or a .py file path, not {name!r}")
     if name.endswith(".py"):
         return _load_file(Path(name))
-    base, _, version = name.partition("@")
+    named, _, version = name.partition("@")
+    base, colon, arg = named.partition(":")
     if base not in BUILTIN:
         raise PolicyError(f"unknown policy {name!r}; choose one of: {', '.join(BUILTIN)}, or a .py file")
     module = importlib.import_module(BUILTIN[base])
     if version and version != str(module.VERSION):
         raise PolicyError(f"policy {base} is at version {module.VERSION}, not {version}")
-    return module
+    parameter = getattr(module, "PARAMETER", None)
+    if parameter is None:
+        if colon:
+            raise PolicyError(f"policy {base} takes no parameter (not {name!r}); give it as {base}")
+        return module
+    return Configured(module, _argument(base, parameter, arg if colon else None))
+
+
+def _argument(base, parameter, text):
+    what, default, lo, hi = parameter
+    if text is None:
+        return default
+    if not text.isdigit() or not lo <= int(text) <= hi:
+        raise PolicyError(f"policy {base}:N takes N = {what}, a whole number from {lo} to {hi}, not {text!r}")
+    return int(text)
+
+
+class Configured:
+    """A policy module with the value of its parameter; reads as the module otherwise."""
+
+    def __init__(self, module, arg):
+        self.module, self.ARG = module, arg
+        self.NAME = f"{module.NAME}:{arg}"
+
+    def __getattr__(self, name):
+        return getattr(self.module, name)
 
 
 def _load_file(path):

@@ -1,0 +1,69 @@
+"""Determinization (R-INFO): a whole game array consistent with what the team knows, for a
+search's rollouts. Everything public is copied from pub; what is hidden is the order of the two
+draw piles, so each is dealt at random from its known contents: the treasure pile from its counts
+per kind, the flood pile from the tiles whose card is neither discarded nor removed, each group a
+Waters Rise! put back on top (R-DRAW-WR) staying a group above the older cards. Every random
+stream of the world is new, so no rollout can learn the game's own future draws.
+"""
+from numba import njit
+
+from fisim.rules.constants import N_KINDS, N_TILES
+from fisim.rules.rng import PLACEMENT, init_streams, shuffle
+from fisim.rules.state import (
+    H_FPILE,
+    H_TPILE,
+    LOG,
+    MEM,
+    MEM_SIZE,
+    P_CELL_OF,
+    P_EXISTS,
+    P_FDISC,
+    P_FLAYER,
+    P_LAYER_TOP,
+    P_SIZE,
+    P_TDRAW_COUNT,
+    X_DECLOG,
+    X_LOG_CAP,
+)
+
+WORLD_SIZE = LOG + 1    # a game array without room for a transcript
+
+
+@njit
+def flood_draw_tiles(pub):
+    """Bitmask of the tile ids whose card is in the flood draw pile: the cards of the tiles still
+    on the island (R-FLOOD-1 removes a sunk tile's card) that are not in the flood discard."""
+    m = 0
+    for t in range(N_TILES):
+        if (pub[P_EXISTS] >> pub[P_CELL_OF + t]) & 1 and not (pub[P_FDISC] >> t) & 1:
+            m |= 1 << t
+    return m
+
+
+@njit
+def sample_world(pub, mem, g, streams, seed):
+    """Fill game array g (WORLD_SIZE ints) with pub, the policy memory `mem` and draw piles dealt
+    at random, and `streams` with the world's own random streams from `seed`. The placement
+    stream, unused after setup, deals the piles."""
+    g[:P_SIZE] = pub
+    g[MEM:MEM + MEM_SIZE] = mem
+    g[X_LOG_CAP] = 0
+    g[X_DECLOG] = 0
+    g[LOG] = 0
+    init_streams(seed, streams)
+    deal = streams[PLACEMENT:PLACEMENT + 1]
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(pub[P_TDRAW_COUNT + k]):
+            g[H_TPILE + n] = k
+            n += 1
+    shuffle(g[H_TPILE:H_TPILE + n], n, deal)
+    cards = flood_draw_tiles(pub)
+    n = 0
+    for layer in range(pub[P_LAYER_TOP] + 1):      # the pile's bottom first
+        first = n
+        for t in range(N_TILES):
+            if (cards >> t) & 1 and pub[P_FLAYER + t] == layer:
+                g[H_FPILE + n] = t
+                n += 1
+        shuffle(g[H_FPILE + first:H_FPILE + n], n - first, deal)
