@@ -7,7 +7,18 @@ the same events. The first disagreement is returned as a short report.
 from dataclasses import dataclass
 
 from fisim import engine, reference
+from fisim.rules.config import INCOMPATIBLE, SWITCHES
 from fisim.rules.options import DECISION_NAMES, decode
+
+
+def switch_sets():
+    """The switch sets the cross-checks play: the official rules, each switch alone (solo goes
+    with 1 player, so the caller adds it), and every other switch at once, twice, since a setting
+    holds one switch of each incompatible pair: once with the first of each pair, once with the
+    second."""
+    combinable = [s for s in SWITCHES if s != "solo"]        # in SWITCHES' order: seeds follow it
+    return [frozenset(), *(frozenset([s]) for s in combinable),
+            *(frozenset(combinable) - {pair[1 - i] for pair in INCOMPATIBLE} for i in (0, 1))]
 
 
 @dataclass

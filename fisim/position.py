@@ -10,7 +10,8 @@
     decision: swim diver             action | window | discard SEAT | swim SEAT [sunk TILE]
     treasure draw: fire wr heli      top last; default: the rest of the deck, in kind order
     treasure discard: sand
-    flood draw: TM BB                top last; default: the rest, in tile order
+    flood draw: TM BB                top last; default: the rest (the unsunk tiles' cards, or
+                                     all with rules sunk-card-stays), in tile order
     flood discard: IG
     flood on top: CE IG | BB         what Waters Rise! put back on top (R-DRAW-WR, public by
                                      R-INFO): groups, the latest last; they are the top cards
@@ -165,7 +166,8 @@ def _fill_piles(p):
         p.flood_discard = set()
     on_top = [t for group in p.flood_on_top for t in group]
     if p.flood_draw is None:
-        p.flood_draw = [t for t in range(N_TILES) if p.status[p.tile_at.index(t)] != SUNK
+        stays = "sunk-card-stays" in p.switches         # then a sunk tile's card is in the deck too
+        p.flood_draw = [t for t in range(N_TILES) if (stays or p.status[p.tile_at.index(t)] != SUNK)
                         and t not in p.flood_discard and t not in on_top] + on_top
     top = p.flood_draw[len(p.flood_draw) - len(on_top):]
     at = 0

@@ -105,6 +105,8 @@ def format_transcript(events, layout, title="", legend=False):
             lines.append(f"  {r.cell(a)} floods")
         elif code == ev.EV_SINK:
             lines.append(f"  {r.cell(a)} sinks")
+        elif code == ev.EV_FLOOD_SUNK:
+            lines.append(f"  the flood card of {r.cell(a)} is drawn: sunk already, nothing happens")
         elif code == ev.EV_DROWN:
             lines.append(f"  {r.seat(a)} drowns")
         elif code == ev.EV_WIN:

@@ -7,12 +7,12 @@ sizes and contents as counts, and which flood cards a Waters Rise! put back on t
 import numpy as np
 from numba import njit
 
+from fisim.rules.actions import dive_through
 from fisim.rules.actions import spread as spread_orth
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
 from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TILES, N_TREASURES, PILOT, WATERS_RISE
 from fisim.rules.options import field1, otype
 from fisim.rules.state import (
-    ALL_CELLS,
     MEM_SIZE,
     P_CELL_OF,
     P_CFG,
@@ -33,6 +33,7 @@ from fisim.rules.state import (
     orth,
 )
 from fisim.rules.state import popcount as bitcount
+from fisim.rules.view import flood_draw_mask
 
 BIG = 99              # "unreachable" in a distance field
 LIFT_MEMO = MEM_SIZE - 1   # the policy-memory slot where a lift's chosen destination waits for
@@ -60,14 +61,15 @@ def spread_all(pub, cells):
 @njit
 def field(pub, targets, role, out):
     """out[c] = the fewest actions a pawn of `role` on cell c needs to stand on one of `targets`
-    (R-ACT-MOVE; Explorer diagonal, Diver through flooded/sunk cells; the Pilot walks here, the
-    caller caps his distance at 1 while his flight is unused). BIG if it cannot get there."""
+    (R-ACT-MOVE; Explorer diagonal, Diver through flooded/sunk cells as the switches allow; the
+    Pilot walks here, the caller caps his distance at 1 while his flight is unused). BIG if it
+    cannot get there."""
     exists = pub[P_EXISTS]
     for c in range(N_CELLS):
         out[c] = BIG
     frontier = targets & exists
     seen = frontier
-    through = pub[P_FLOODED] | (ALL_CELLS & ~exists)
+    through = dive_through(pub)
     d = 0
     while frontier:
         m = frontier
@@ -78,7 +80,7 @@ def field(pub, targets, role, out):
             nxt = spread_all(pub, frontier)
         else:
             nxt = spread_orth(pub, frontier)
-            if role == DIVER:          # R-ROLE-DIVER: one action through flooded or sunk cells
+            if role == DIVER:          # R-ROLE-DIVER: one action through flooded and/or sunk cells
                 t = nxt & through
                 reach = t
                 while t:
@@ -135,16 +137,16 @@ def p_waters_rise(pub):
 
 @njit
 def pile_layers(pub, tops):
-    """For the cards in the flood draw pile, tops[0] = the highest layer present (0: none),
-    tops[1] = cards in that layer, tops[2] = cards in layers (all known-on-top cards)."""
-    exists = pub[P_EXISTS]
-    disc = pub[P_FDISC]
+    """For the cards in the flood draw pile (sunk tiles' too under switch sunk-card-stays),
+    tops[0] = the highest layer present (0: none), tops[1] = cards in that layer, tops[2] = cards
+    in layers (all known-on-top cards)."""
+    pile = flood_draw_mask(pub)
     top = 0
     ntop = 0
     layered = 0
     for t in range(N_CELLS):
         ly = pub[P_FLAYER + t]
-        if ly > 0 and (exists >> pub[P_CELL_OF + t]) & 1 and not (disc >> t) & 1:
+        if ly > 0 and (pile >> t) & 1:
             layered += 1
             if ly > top:
                 top = ly
@@ -175,10 +177,12 @@ def next_card_prob(pub, tile, tops):
 def sink_risk(pub, risk, with_draw):
     """risk[c] for each flooded cell c: the probability that its flood card is drawn in the coming
     flood phase (so that it sinks), after the treasure draw if `with_draw` (a Waters Rise! puts
-    the flood discard, shuffled, on top of the pile: R-DRAW-WR)."""
+    the flood discard, shuffled, on top of the pile: R-DRAW-WR). The pile and the discard may
+    hold sunk tiles' cards (switch sunk-card-stays): they take draws like any other card."""
     exists = pub[P_EXISTS]
     flooded = pub[P_FLOODED] & exists
     disc = pub[P_FDISC]
+    pile = flood_draw_mask(pub)
     level = pub[P_LEVEL]
     f0 = flood_count(pub, level)
     f1 = flood_count(pub, level + 1)
@@ -191,7 +195,7 @@ def sink_risk(pub, risk, with_draw):
     maxly = 0
     for t in range(N_CELLS):
         ly = pub[P_FLAYER + t]
-        if ly > 0 and (exists >> pub[P_CELL_OF + t]) & 1 and not (disc >> t) & 1:
+        if ly > 0 and (pile >> t) & 1:
             if ly > 31:
                 ly = 31
             size[ly] += 1

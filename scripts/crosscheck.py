@@ -12,8 +12,8 @@ import itertools
 import sys
 import time
 
-from fisim.crosscheck import crosscheck_game
-from fisim.rules.config import SWITCHES, GameConfig
+from fisim.crosscheck import crosscheck_game, switch_sets
+from fisim.rules.config import GameConfig
 from fisim.rules.constants import ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.transcript import format_transcript
@@ -24,8 +24,7 @@ LEVELS = ("novice", "normal", "elite", "legendary")
 
 def settings():
     """An endless cycle of (layout, config) over layouts, switch sets, levels and teams."""
-    variants = [frozenset()] + [frozenset([s]) for s in SWITCHES if s != "solo"] + [
-        frozenset(["heli-all", "navigator-plain", "swim-seed000", "no-heli-rescue"])]
+    variants = switch_sets()
     teams = [None] + [c for n in (2, 3, 4) for c in itertools.combinations(ROLE_NAMES, n)]
     for k in itertools.count():
         team = teams[k % len(teams)]

@@ -50,6 +50,8 @@ def test_simulate_csv_is_the_same_games_as_the_python_api(tmp_path):
     (["--layout", "atlantis"], ["atlantis", "skull-island"]),
     (["--policy", "genius"], ["genius", "random"]),
     (["--rules", "house"], ["house", "heli-all"]),
+    (["--rules", "diver-flooded-only", "--rules", "diver-sunk-only"], ["'diver-flooded-only'", "'diver-sunk-only'"]),
+    (["--rules", "swim-seed000", "--rules", "swim-seed001"], ["'swim-seed000'", "'swim-seed001'"]),
     (["--games", "-5"], ["--games"]),
     (["--games", "2.5"], ["--games"]),
     (["--seed", "-1"], ["--seed"]),
@@ -63,6 +65,20 @@ def test_bad_input_gives_one_line_and_exit_2_and_writes_nothing(tmp_path, args, 
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     for w in words:
         assert w in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_rule_switches_combine_with_the_others_in_simulate_and_sweep(tmp_path):
+    """Every switch is accepted alone and with the others (one of each incompatible pair); a sweep
+    refuses an incompatible pair in one line, before writing anything."""
+    combined = ["--rules", "swim-seed001", "--rules", "diver-sunk-only", "--rules", "sunk-card-stays",
+                "--rules", "hand-after-draw", "--rules", "heli-all", "--rules", "diver-sunk-only"]
+    r = run("simulate", "--games", "50", "--policy", "random", *combined)
+    assert r.returncode == 0, r.stderr
+    assert "diver-sunk-only+hand-after-draw+heli-all+sunk-card-stays+swim-seed001" in r.stdout
+    r = run("sweep", "--rules", "official,diver-flooded-only+diver-sunk-only", "--games", "10",
+            "--out", str(tmp_path / "store"), cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "diver-sunk-only" in r.stderr
     assert list(tmp_path.iterdir()) == []
 
 

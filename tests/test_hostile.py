@@ -22,6 +22,7 @@ from fisim.cli import main
 from fisim.compare import compare
 from fisim.report import data
 from fisim.rules.config import ConfigError
+from fisim.rules.state import P_PLAYERS
 from fisim.store import Store, StoreError, chunk_record
 from fisim.sweep import manifest_for, run_sweep
 from policies import PolicyError, load_policy
@@ -34,7 +35,7 @@ ILLEGAL = "from numba import njit\nNAME = 'too-far'\n@njit\ndef decide(pub, opti
 RAISES = ("from numba import njit\nNAME = 'raiser'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
           "    if n > 0:\n        raise ValueError('no thanks')\n    return 0\n")
 LOOPS = ("from numba import njit\nNAME = 'looper'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
-         "    while pub[122] == 4:\n        mem[1] += 1\n    return 0\n")     # 122: P_PLAYERS
+         f"    while pub[{P_PLAYERS}] == 4:\n        mem[1] += 1\n    return 0\n")
 
 
 def cli(capsys, *args):

@@ -15,7 +15,7 @@ import pytest
 from fisim import engine
 from fisim.rules import state as st
 from fisim.rules import view
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
+from fisim.rules.config import C_FLOODS, C_HAND_LIMIT, C_SUNK_CARD_STAYS
 from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES, SKULL
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.options import DECISION_NAMES
@@ -29,9 +29,11 @@ PROBE = Path(__file__).parent / "support" / "view_probe.py"
 API = {"numba", "fisim.rules.view", "fisim.rules.options", "fisim.rules.rng"}
 
 # (layout, level, players, rules): islands, player counts and every rule switch
-SETTINGS = [("standard", "novice", 3, ()), ("skull-island", "legendary", 4, ("heli-all",)),
-            ("harpoon-hideout", "normal", 2, ("navigator-plain", "swim-seed000")),
-            ("davy-jones-locker", "elite", 3, ("no-heli-rescue",)), ("standard", "normal", 1, ("solo",))]
+SETTINGS = [("standard", "novice", 3, ()), ("skull-island", "legendary", 4, ("heli-all", "swim-seed001")),
+            ("harpoon-hideout", "normal", 2, ("navigator-plain", "swim-seed000", "diver-flooded-only")),
+            ("davy-jones-locker", "elite", 3, ("no-heli-rescue", "diver-sunk-only", "sunk-card-stays",
+                                               "hand-after-draw")),
+            ("standard", "normal", 1, ("solo",))]
 
 
 def accessors():
@@ -160,6 +162,8 @@ def _expected(pub):
         "flood_pile_size": d["P_FDRAW_N"],
         "in_flood_discard": {(t,): bool(d["P_FDISC"] >> t & 1) for t in cells},
         "flood_layer": {(t,): d["P_FLAYER"][t] for t in cells},
+        "flood_draw_mask": sum(1 << t for t in cells if not d["P_FDISC"] >> t & 1
+                               and (d["P_CFG"][C_SUNK_CARD_STAYS] or exists >> d["P_CELL_OF"][t] & 1)),
     }
 
 

@@ -116,16 +116,20 @@ def check_invariants(game, kind=None, seat=None, sunk=-1):
         for k, n in enumerate(p.hand):
             counts[k] += n
     assert counts == list(DECK_COUNTS)
-    # flood cards are exactly the tiles that have not sunk (R-FDECK, R-FLOOD-1)
-    unsunk = sorted(t for c, t in enumerate(game.board.tile_at) if game.board.status[c] != SUNK)
+    # flood cards are exactly the tiles that have not sunk (R-FDECK, R-FLOOD-1), or all of them
+    # (switch sunk-card-stays)
+    unsunk = sorted(t for c, t in enumerate(game.board.tile_at)
+                    if game.board.status[c] != SUNK or game.sunk_card_stays)
     assert sorted(game.flood_draw + game.flood_discard) == unsunk
     # no pawn on a sunk tile, except those still to swim from the tile that just sank
     for p in game.players:
         assert game.board.exists(p.cell) or (kind == SWIM and p.cell == sunk)
-    # R-HAND: only a player at a discard decision is over the limit
+    # R-HAND: only a player at a discard decision is over the limit (switch hand-after-draw: or
+    # the active player at a window between two cards drawn)
     limit = game.config.hand_limit
+    drawing = game.hand_after_draw and kind == WINDOW
     for p in game.players:
-        assert sum(p.hand) <= limit or (kind == DISCARD and p.seat == seat)
+        assert sum(p.hand) <= limit or (kind == DISCARD and p.seat == seat) or (drawing and p.seat == game.active)
     assert game.config.start_level <= game.level <= SKULL
 
 

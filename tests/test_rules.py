@@ -26,6 +26,7 @@ from fisim.reference import Game, GameOver
 from fisim.reference import turn as ref_turn
 from fisim.rules import events as ev
 from fisim.rules import state as st
+from fisim.rules import view
 from fisim.rules.config import SWITCHES, ConfigError, GameConfig
 from fisim.rules.constants import (
     DECK_COUNTS,
@@ -267,6 +268,8 @@ def story(p, events):
             out.append(f"flood {_tile_of(p, a)}")
         elif e == ev.EV_SINK:
             out.append(f"sink {_tile_of(p, a)}")
+        elif e == ev.EV_FLOOD_SUNK:
+            out.append(f"flood sunk {_tile_of(p, a)}")
         elif e == ev.EV_DROWN:
             out.append(f"drown {_role_of(p, a)}")
         elif e == ev.EV_WIN:
@@ -799,15 +802,44 @@ def test_a_position_says_which_flood_cards_a_waters_rise_put_on_top():
         position(island("") + "diver@IG:\nflood on top: TP\nflood draw: TP GG\n")
 
 
+def test_flood_draw_mask_names_the_cards_in_the_flood_draw_pile():
+    """R-INFO, R-FLOOD-1: view.flood_draw_mask is every tile's card but those in the flood discard
+    and those of the sunk tiles CA and BB; switch sunk-card-stays: the sunk tiles' cards are in
+    the deck too, CA's in the pile, BB's in the discard. Either way it equals the contents of the
+    hidden pile, which it does not read."""
+    board = island("~CA ~BB wg") + "diver@IG:\n"
+    for rules, discard, in_pile in (("", "WG TM", ALL_TILES - tiles("WG TM CA BB")),
+                                    ("rules: sunk-card-stays\n", "WG TM BB", ALL_TILES - tiles("WG TM BB"))):
+        g = EngineGame.from_position(position(board + f"flood discard: {discard}\n" + rules))
+        mask = view.flood_draw_mask(g.pub)
+        assert {TILE_CODES[t] for t in range(24) if mask >> t & 1} == in_pile
+        assert mask == sum(1 << t for t in hidden_piles(g)[1]) and len(hidden_piles(g)[1]) == len(in_pile)
+
+
 # === rule switches and the solo variant: configuration ==========================================
 
 
 def test_switches_are_the_rules_switches():
     """The rule switches fisim implements (docs/rules.md §8): navigator-plain, heli-all,
-    swim-seed000, no-heli-rescue, solo."""
-    assert set(SWITCHES) == {"navigator-plain", "heli-all", "swim-seed000", "no-heli-rescue", "solo"}
+    swim-seed000, no-heli-rescue, swim-seed001, diver-flooded-only, diver-sunk-only,
+    sunk-card-stays, hand-after-draw, solo."""
+    assert set(SWITCHES) == {"navigator-plain", "heli-all", "swim-seed000", "no-heli-rescue", "swim-seed001",
+                             "diver-flooded-only", "diver-sunk-only", "sunk-card-stays", "hand-after-draw", "solo"}
     with pytest.raises(ConfigError):
         GameConfig(switches={"heli-some"}).validate()
+
+
+@pytest.mark.parametrize("pair", [("swim-seed000", "swim-seed001"), ("diver-flooded-only", "diver-sunk-only")])
+def test_two_readings_of_one_rule_cannot_be_combined(pair):
+    """R-SWIM-2 (swim-seed000, swim-seed001) and R-ROLE-DIVER (diver-flooded-only,
+    diver-sunk-only) each have two switches that read the rule two ways: a setting takes one of
+    them, with any other switch; both are refused in one message naming the two."""
+    for s in pair:
+        GameConfig(switches={s, "heli-all", "sunk-card-stays", "hand-after-draw"}).validate()
+    with pytest.raises(ConfigError) as refused:
+        GameConfig(switches=set(pair)).validate()
+    message = str(refused.value)
+    assert "\n" not in message and all(repr(s) in message for s in pair)
 
 
 def test_solo_config_draws_three_and_holds_seven():

@@ -303,6 +303,43 @@ diver@TM:
     assert options(p, "dive") == words("dive", "HG CS")
 
 
+DIVER_ON_WG = """
+.  .  CS OB .  .
+.  TP GG FL TH .
+IG WG ~BB CA DD TM
+CP pr sg hg LL CE
+.  TS WT MM CG .
+.  .  BG CF .  .
+diver@WG:
+"""
+
+
+def test_diver_switches_choose_which_cells_he_passes_through():
+    """R-ROLE-DIVER: from WG, with BB sunk and PR, SG, HG flooded, the Diver's move passes through
+    all four (official); switch diver-flooded-only: through PR, SG, HG only (GG, past the sunk BB,
+    is lost); switch diver-sunk-only: through BB only (its neighbours GG, CA, SG). Plain moves are
+    the same under every reading."""
+    readings = {"": "GG CA SG CP TS HG WT LL MM", "diver-flooded-only": "CP TS SG WT HG CA MM LL",
+                "diver-sunk-only": "GG CA SG"}
+    for rules, dives in readings.items():
+        p = position(DIVER_ON_WG + f"rules: {rules}\n")
+        assert options(p, "move") == words("move", "TP IG PR"), rules
+        assert options(p, "dive") == words("dive", dives), rules
+    run = play(position(DIVER_ON_WG + "rules: diver-sunk-only\n"), PHASE_ACTIONS, ["dive GG", "end"])
+    assert run.where("diver") == "GG" and run.pub[st.P_ACTIONS_LEFT] == 2
+
+
+def test_diver_switches_leave_swimming_and_a_navigated_diver_alone():
+    """R-ROLE-DIVER switches diver-flooded-only and diver-sunk-only change the Diver's own move
+    only: he still swims to the nearest tiles (R-SWIM-2), and a Navigator still moves him over a
+    sunk cell (R-ROLE-NAVIGATOR)."""
+    for rules in ("diver-flooded-only", "diver-sunk-only"):
+        swim = position(island("~BB ~GG ~WG ~CA ~SG ~TP ~DD") + f"diver@BB:\ndecision: swim diver\nrules: {rules}\n")
+        assert options(swim) == words("swim", "CS FL IG PR HG WT")
+        nav = position(island("~BB") + f"navigator@CS:\ndiver@SG:\nrules: {rules}\n")
+        assert options(nav, "nav") == {f"nav diver {t}" for t in tiles("PR HG WT WG CP TS CA LL MM BG GG")}
+
+
 # === R-ROLE-ENGINEER ============================================================================
 
 

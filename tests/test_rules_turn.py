@@ -129,6 +129,23 @@ def test_hand_limit_after_each_card_drawn():
     assert run.hand("diver") == {"earth": 2, "wind": 1, "fire": 2} and run.treasure_discard() == {"wind": 1, "ocean": 1}
 
 
+def test_hand_limit_after_both_cards_with_hand_after_draw():
+    """R-HAND switch hand-after-draw: the hand limit is checked once, after the second card: the
+    Diver holds 7 cards for a moment (the window after the first card is offered as usual) and
+    then discards 2. A card received by a give is still checked at once."""
+    p = position(island("ca") + "diver@IG: earth earth wind wind fire\npilot@FL: sand\n"
+                 "treasure draw: earth fire ocean\nrules: hand-after-draw\n")
+    run = play(p, PHASE_DRAW, ["pass", "discard wind", "discard ocean", "pass"])
+    assert run.story == ["draw diver ocean", "draw diver fire", "discard diver: discard wind",
+                         "discard diver: discard ocean"]
+    assert [d[:2] for d in run.decisions] == [("window", "diver"), ("discard", "diver"), ("discard", "diver"),
+                                              ("window", "diver")]
+    assert run.hand("diver") == {"earth": 2, "wind": 1, "fire": 2} and run.treasure_discard() == {"wind": 1, "ocean": 1}
+    give = position(ISLAND + "messenger@CS: fire\ndiver@CF: earth earth wind wind ocean\nrules: hand-after-draw\n")
+    run = play(give, PHASE_ACTIONS, ["give fire diver", "discard earth", "end"])
+    assert run.story == ["action messenger: give fire diver", "discard diver: discard earth", "action messenger: end"]
+
+
 def test_hand_limit_played_away_with_a_special_card():
     """R-HAND: instead of discarding, the player may play his own special cards (not another
     player's); played Sandbags bring the hand back to 5, so nothing more is asked."""
@@ -218,6 +235,51 @@ def test_flood_cards_flood_dry_tiles_and_sink_flooded_ones():
     assert run.pub[st.P_SUNK_COUNT] == 1
 
 
+def test_sunk_card_stays_in_the_flood_deck():
+    """R-FLOOD-1 switch sunk-card-stays: a sinking tile's card goes to the flood discard instead of
+    leaving the game; drawn again, the card of a sunk tile does nothing (it counts as one of the
+    cards drawn) and goes back to the discard. Official rules: the card leaves the game."""
+    text = island("ca") + "diver@IG:\nflood draw: WT DD CA\nflood discard: LL\n"
+    official = play(position(text), PHASE_FLOOD)
+    assert official.story == ["sink CA", "flood DD"] and official.flood_discard() == {"LL", "DD"}
+    run = play(position(text + "rules: sunk-card-stays\n"), PHASE_FLOOD)
+    assert run.story == ["sink CA", "flood DD"] and run.status("CA") == "sunk"
+    assert run.flood_discard() == {"LL", "DD", "CA"} and run.flood_pile() == ["WT"]
+    again = play(position(island("~CA") + "diver@IG:\nflood draw: WT DD CA\nrules: sunk-card-stays\n"),
+                 PHASE_FLOOD)
+    assert again.story == ["flood sunk CA", "flood DD"] and again.status("CA") == "sunk"
+    assert again.flood_discard() == {"CA", "DD"} and again.pub[st.P_SUNK_COUNT] == 1
+
+
+def test_sunk_card_stays_goes_back_on_top_with_a_waters_rise():
+    """R-DRAW-WR, R-FLOOD-EMPTY with switch sunk-card-stays: a sunk tile's card in the flood
+    discard is shuffled back on top like any other (pub marks it), and into the new pile when the
+    pile runs out: with Fools' Landing the last tile standing, all 24 cards go on being drawn."""
+    p = position(island("~CA") + "diver@IG:\ntreasure draw: fire earth wr\nflood discard: CA LL\n"
+                 "rules: sunk-card-stays\n")
+    run = play(p, PHASE_DRAW)
+    assert run.story == ["draw diver wr", "water 3", "flood discard on top 2", "draw diver earth"]
+    assert sorted(run.flood_pile()[-2:]) == sorted(tiles("CA LL"))
+    assert {TILE_CODES[t] for t in range(24) if run.pub[st.P_FLAYER + t] > 0} == tiles("CA LL")
+    lone = position("""
+.   .   ~CS ~OB .   .
+.   ~TP ~GG FL  ~TH .
+~IG ~WG ~BB ~CA ~DD ~TM
+~CP ~PR ~SG ~HG ~LL ~CE
+.   ~TS ~WT ~MM ~CG .
+.   .   ~BG ~CF .   .
+messenger@FL:
+water 3
+flood draw: DD
+flood discard: CS OB TP GG FL TH IG WG BB CA TM CP PR SG HG LL CE TS WT MM CG BG CF
+rules: sunk-card-stays
+""" + ALL_CAPTURED)
+    run = play(lone, PHASE_FLOOD)
+    assert run.story[:2] == ["flood sunk DD", "flood reshuffle 24"]
+    assert len(run.story) == 4 and all(e.startswith("flood sunk ") or e == "flood FL" for e in run.story[2:])
+    assert len(run.flood_pile()) == 22 and len(run.flood_discard()) == 2
+
+
 def test_flood_pile_reshuffles_when_empty_and_a_tile_floods_and_sinks_in_one_phase():
     """R-FLOOD-EMPTY: the moment the flood pile is empty the discard becomes the new pile and the
     drawing goes on: DD floods, then (3 cards at water 3) DD sinks and FL floods; the sunk DD's
@@ -251,17 +313,21 @@ DIAG_BB = "TP FL PR HG"
 def test_swim_destinations_by_role(role):
     """R-SWIM-1: an orthogonally adjacent existing tile; R-SWIM-2: the Explorer diagonally too,
     the Pilot anywhere, the Diver to the nearest tiles (here the orthogonal ones); switch
-    swim-seed000: only the Diver's exception."""
+    swim-seed000: only the Diver's exception; switch swim-seed001: the Diver's and the
+    Explorer's, the Pilot swims orthogonally."""
     text = island("~BB") + f"{role}@BB:\ndecision: swim {role}\n"
     official = {"explorer": ORTH_BB + " " + DIAG_BB, "pilot": " ".join(ALL_TILES - {"BB"})}.get(role, ORTH_BB)
     assert options(position(text)) == words("swim", official)
     assert options(position(text + "rules: swim-seed000\n")) == words("swim", ORTH_BB)
+    seed001 = ORTH_BB if role == "pilot" else official
+    assert options(position(text + "rules: swim-seed001\n")) == words("swim", seed001)
 
 
 def test_swim_from_a_corner_with_sunk_neighbours():
     """R-SWIM-1, R-SWIM-2: from TM with DD and CE sunk: nobody can swim orthogonally; the Explorer
     reaches the diagonals TH and LL; the Diver the tiles 2 steps away through sunk cells; switch
-    swim-seed000 leaves only the Diver's."""
+    swim-seed000 leaves only the Diver's; switch swim-seed001 the Diver's and the Explorer's (the
+    Pilot, like the Messenger, has nowhere to go)."""
     base = island("~TM ~DD ~CE")
     expect = {"messenger": {"pass"}, "explorer": words("swim", "TH LL"),
               "pilot": words("swim", " ".join(ALL_TILES - tiles("TM DD CE"))), "diver": words("swim", "TH CA LL")}
@@ -270,6 +336,8 @@ def test_swim_from_a_corner_with_sunk_neighbours():
         assert options(position(text)) == official, role
         seed000 = words("swim", "TH CA LL") if role == "diver" else {"pass"}
         assert options(position(text + "rules: swim-seed000\n")) == seed000, role
+        seed001 = {"pass"} if role == "pilot" else official
+        assert options(position(text + "rules: swim-seed001\n")) == seed001, role
 
 
 def test_diver_swims_to_the_nearest_tiles_and_the_team_chooses_among_ties():

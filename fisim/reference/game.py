@@ -6,7 +6,7 @@ shared functions of fisim.rules.rng.
 """
 import numpy as np
 
-from fisim.position import SUNK
+from fisim.position import FLOODED, SUNK
 from fisim.reference import legal, turn
 from fisim.reference.board import Board
 from fisim.reference.effects import apply_option
@@ -41,7 +41,12 @@ class Game:
         self.nav_plain = "navigator-plain" in switches      # R-ROLE-NAVIGATOR
         self.heli_all = "heli-all" in switches              # R-SPECIAL-HELI
         self.swim000 = "swim-seed000" in switches           # R-SWIM-2
+        self.swim001 = "swim-seed001" in switches           # R-SWIM-2
         self.heli_rescue = "no-heli-rescue" not in switches # R-SPECIAL-WINDOWS
+        self.dive_through = ({FLOODED} if "diver-flooded-only" in switches     # R-ROLE-DIVER
+                             else {SUNK} if "diver-sunk-only" in switches else {FLOODED, SUNK})
+        self.sunk_card_stays = "sunk-card-stays" in switches    # R-FLOOD-1
+        self.hand_after_draw = "hand-after-draw" in switches    # R-HAND
         self.board = None
         self.players = []
         self.level = config.start_level
@@ -130,7 +135,8 @@ class Game:
 
         Config: players, team and switches from `position.config`; the water level is
         `position.level`. The random streams are those of game (master_seed, game_index).
-        For a swim decision, the sunk cell is marked sunk and its flood card taken out.
+        For a swim decision, the sunk cell is marked sunk and its flood card taken out (unless
+        switch sunk-card-stays keeps it).
         """
         game = cls(position.layout, position.config, seed=game_seed(master_seed, game_index))
         status = list(position.status)
@@ -148,7 +154,7 @@ class Game:
         game.turn = position.turn
         game.treasure_draw = list(position.treasure_draw)
         game.treasure_discard = [k for k, n in enumerate(position.treasure_discard) for _ in range(n)]
-        gone = {position.tile_at[sunk]} if sunk >= 0 else set()
+        gone = {position.tile_at[sunk]} if sunk >= 0 and not game.sunk_card_stays else set()
         game.flood_draw = [t for t in position.flood_draw if t not in gone]
         game.flood_discard = sorted(set(position.flood_discard) - gone)
         game.decision = Decision(position.decision, position.decider, sunk)

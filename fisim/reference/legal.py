@@ -72,7 +72,7 @@ def action_options(game):
     if me.role == PILOT and not game.flight_used:                                    # R-ROLE-PILOT
         found += [code(FLY, d) for d in powers.flight_cells(board, me.cell)]
     if me.role == DIVER:                                                             # R-ROLE-DIVER
-        found += [code(DIVE, d) for d in powers.dive_cells(board, me.cell)]
+        found += [code(DIVE, d) for d in powers.dive_cells(board, me.cell, game.dive_through)]
     if me.role == NAVIGATOR:                                                         # R-ROLE-NAVIGATOR
         for other in game.players:
             if other is not me:
@@ -156,7 +156,7 @@ def swim_options(game, seat, sunk):
     with no destination also has PASS: nobody lifts it and it drowns (R-SWIM-3).
     """
     swimmer = game.players[seat]
-    found = [code(SWIM_TO, d) for d in powers.swim_cells(game.board, swimmer.role, sunk, game.swim000)]
+    found = [code(SWIM_TO, d) for d in powers.swim_cells(game.board, swimmer.role, sunk, game.swim000, game.swim001)]
     if not found:
         found.append(code(PASS))
     if game.heli_rescue:

@@ -2,7 +2,6 @@
 
 Each function returns a set of cells; the option lists in `legal.py` turn them into codes.
 """
-from fisim.position import DRY
 from fisim.rules.constants import DIVER, EXPLORER, PILOT
 
 
@@ -22,19 +21,21 @@ def flight_cells(board, cell):
     return {d for d in board.existing() if d != cell}
 
 
-def dive_cells(board, cell):
-    """R-ROLE-DIVER: existing cells reached through one or more flooded or sunk cells.
+def dive_cells(board, cell, through):
+    """R-ROLE-DIVER: existing cells reached through one or more cells whose status is in `through`.
 
     A path cell -> x1 -> ... -> d of orthogonal steps whose intermediate cells x1... are all
-    flooded or sunk; the plain-move destinations (paths without an intermediate) are left out.
+    flooded or sunk (`through` = {FLOODED, SUNK}; switch diver-flooded-only: {FLOODED},
+    diver-sunk-only: {SUNK}); the plain-move destinations (paths without an intermediate) are
+    left out.
     """
     passable = set()                       # cells the Diver can swim through
-    frontier = [x for x in board.orth[cell] if board.status[x] != DRY]
+    frontier = [x for x in board.orth[cell] if board.status[x] in through]
     passable.update(frontier)
     while frontier:
         x = frontier.pop()
         for y in board.orth[x]:
-            if y not in passable and board.status[y] != DRY:
+            if y not in passable and board.status[y] in through:
                 passable.add(y)
                 frontier.append(y)
     ends = {d for x in passable for d in board.orth[x] if board.exists(d)}
@@ -80,15 +81,16 @@ def nearest_cells(board, cell):
     return set()
 
 
-def swim_cells(board, role, cell, seed000):
+def swim_cells(board, role, cell, seed000, seed001):
     """R-SWIM-1/2: where a pawn on the sinking `cell` may swim.
 
     Orthogonal neighbours that exist; the Explorer diagonally too, the Pilot anywhere, the Diver
-    to the nearest existing tiles. `seed000` (switch swim-seed000): only the Diver's exception.
+    to the nearest existing tiles. `seed000` (switch swim-seed000): only the Diver's exception;
+    `seed001` (switch swim-seed001): the Diver's and the Explorer's, the Pilot swims like anyone.
     """
     if role == DIVER:
         return nearest_cells(board, cell)
-    if role == PILOT and not seed000:
+    if role == PILOT and not (seed000 or seed001):
         return flight_cells(board, cell)
     diagonal = role == EXPLORER and not seed000
     return {d for d in board.neighbours(cell, diagonal) if board.exists(d)}

@@ -28,6 +28,7 @@ from fisim.rules.events import (
     EV_FLOOD,
     EV_FLOOD_ON_TOP,
     EV_FLOOD_RESHUFFLE,
+    EV_FLOOD_SUNK,
     EV_LOSE,
     EV_SINK,
     EV_TREASURE_RESHUFFLE,
@@ -157,7 +158,8 @@ def hand_limit(game, seat):
 def draw_phase(game):
     """R-DRAW-1: draw the treasure cards one at a time."""
     seat = game.active
-    for _ in range(game.config.draws):
+    draws = game.config.draws
+    for i in range(draws):
         kind = game.treasure_draw.pop()
         game.log(EV_DRAW, seat, kind)
         if kind == WATERS_RISE:
@@ -166,7 +168,8 @@ def draw_phase(game):
             game.players[seat].hand[kind] += 1
         if not game.treasure_draw:                      # R-DRAW-EMPTY
             reshuffle_treasure(game)
-        hand_limit(game, seat)
+        if not game.hand_after_draw or i == draws - 1:  # switch hand-after-draw: after the last card
+            hand_limit(game, seat)
         window(game)                                    # after each treasure card drawn
 
 
@@ -199,12 +202,17 @@ def flood_phase(game):
         window(game)
         tile = game.flood_draw.pop()
         cell = game.board.cell_of_tile[tile]
-        if game.board.status[cell] == DRY:
+        if game.board.status[cell] == SUNK:             # switch sunk-card-stays: it does nothing
+            game.flood_discard.append(tile)
+            game.log(EV_FLOOD_SUNK, cell)
+        elif game.board.status[cell] == DRY:
             game.board.status[cell] = FLOODED
             game.flood_discard.append(tile)
             game.log(EV_FLOOD, cell)
         else:
-            game.board.status[cell] = SUNK              # the card leaves the game
+            game.board.status[cell] = SUNK              # the card leaves the game (or stays: switch)
+            if game.sunk_card_stays:
+                game.flood_discard.append(tile)
             game.log(EV_SINK, cell)
             sink(game, cell)
         if not game.flood_draw:                         # R-FLOOD-EMPTY

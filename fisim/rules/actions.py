@@ -7,7 +7,15 @@ in ascending code order.
 """
 from numba import njit
 
-from fisim.rules.config import C_HELI_ALL, C_NAV_PLAIN, C_NO_HELI_RESCUE, C_SWIM000
+from fisim.rules.config import (
+    C_DIVER_FLOODED,
+    C_DIVER_SUNK,
+    C_HELI_ALL,
+    C_NAV_PLAIN,
+    C_NO_HELI_RESCUE,
+    C_SWIM000,
+    C_SWIM001,
+)
 from fisim.rules.constants import (
     ALL_TREASURES_MASK,
     DIVER,
@@ -91,10 +99,22 @@ def step_mask(pub, cell, diagonal):
 
 
 @njit(inline="always")
+def dive_through(pub):
+    """R-ROLE-DIVER: the island cells the Diver's move may pass through: flooded and sunk ones
+    (switch diver-flooded-only: flooded ones only; diver-sunk-only: sunk ones only)."""
+    sunk = ALL_CELLS & ~pub[P_EXISTS]
+    if pub[P_CFG + C_DIVER_FLOODED] != 0:
+        return pub[P_FLOODED]
+    if pub[P_CFG + C_DIVER_SUNK] != 0:
+        return sunk
+    return pub[P_FLOODED] | sunk
+
+
+@njit(inline="always")
 def dive_reach(pub, cell):
-    """R-ROLE-DIVER: existing cells reachable through flooded and/or sunk island cells."""
+    """R-ROLE-DIVER: existing cells reachable through the cells of `dive_through`."""
     exists = pub[P_EXISTS]
-    through = pub[P_FLOODED] | (ALL_CELLS & ~exists)
+    through = dive_through(pub)
     reach = orth(pub, cell) & exists
     frontier = orth(pub, cell) & through
     seen = frontier
@@ -141,7 +161,8 @@ def swim_reach(pub, seat, sunk):
             frontier = nb
         return 0
     only_diver = pub[P_CFG + C_SWIM000] != 0
-    if role == PILOT and not only_diver:
+    pilot_walks = only_diver or pub[P_CFG + C_SWIM001] != 0      # switches swim-seed000/001
+    if role == PILOT and not pilot_walks:
         return exists & ~(1 << sunk)
     return step_mask(pub, sunk, role == EXPLORER and not only_diver) & exists
 

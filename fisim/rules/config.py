@@ -17,8 +17,15 @@ SWITCHES = {
     "heli-all": "R-SPECIAL-HELI: a Helicopter Lift moves all pawns on the tile",
     "swim-seed000": "R-SWIM-2: only the Diver's swimming exception applies",
     "no-heli-rescue": "R-SPECIAL-WINDOWS: a Helicopter Lift may not rescue a pawn whose tile sinks",
+    "swim-seed001": "R-SWIM-2: the Diver's and the Explorer's swimming exceptions apply, not the Pilot's",
+    "diver-flooded-only": "R-ROLE-DIVER: the Diver's move passes through flooded tiles only",
+    "diver-sunk-only": "R-ROLE-DIVER: the Diver's move passes through sunk cells only",
+    "sunk-card-stays": "R-FLOOD-1: a sunk tile's flood card stays in the flood deck and does nothing when drawn",
+    "hand-after-draw": "R-HAND: the hand limit is checked once, after the turn's treasure cards are drawn",
     "solo": "R-VAR-SOLO: one player, 3 treasure cards a turn, hand limit 7",
 }
+# Pairs of switches that read one rule two ways: a setting may hold one of each pair.
+INCOMPATIBLE = (("swim-seed000", "swim-seed001"), ("diver-flooded-only", "diver-sunk-only"))
 RULES_VERSION = 1   # bump whenever the engine's behaviour changes
 
 # The engine's int32 config array.
@@ -32,6 +39,11 @@ C_NAV_PLAIN = CONFIG.add("C_NAV_PLAIN", 1, "switch navigator-plain")
 C_HELI_ALL = CONFIG.add("C_HELI_ALL", 1, "switch heli-all")
 C_SWIM000 = CONFIG.add("C_SWIM000", 1, "switch swim-seed000")
 C_NO_HELI_RESCUE = CONFIG.add("C_NO_HELI_RESCUE", 1, "switch no-heli-rescue")
+C_SWIM001 = CONFIG.add("C_SWIM001", 1, "switch swim-seed001")
+C_DIVER_FLOODED = CONFIG.add("C_DIVER_FLOODED", 1, "switch diver-flooded-only")
+C_DIVER_SUNK = CONFIG.add("C_DIVER_SUNK", 1, "switch diver-sunk-only")
+C_SUNK_CARD_STAYS = CONFIG.add("C_SUNK_CARD_STAYS", 1, "switch sunk-card-stays")
+C_HAND_AFTER_DRAW = CONFIG.add("C_HAND_AFTER_DRAW", 1, "switch hand-after-draw")
 C_FIRST = CONFIG.add("C_FIRST", 1, "fixed first seat, or -1 for random")
 C_TEAM = CONFIG.add("C_TEAM", MAX_PLAYERS, "fixed role per seat, or -1 for a random team")
 C_FLOODS = CONFIG.add("C_FLOODS", SKULL, "flood cards drawn at water levels 0..9")
@@ -85,6 +97,9 @@ class GameConfig:
         for s in self.switches:
             if s not in SWITCHES:
                 raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
+        for a, b in INCOMPATIBLE:
+            if a in self.switches and b in self.switches:
+                raise ConfigError(f"rule switches {a!r} and {b!r} read the same rule two ways; choose one of them")
         solo = "solo" in self.switches
         if isinstance(self.players, bool) or not isinstance(self.players, int) or not 1 <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"players must be 2, 3 or 4 (or 1 with --rules solo), not {self.players!r}")
@@ -136,6 +151,11 @@ class GameConfig:
         a[C_HELI_ALL] = "heli-all" in self.switches
         a[C_SWIM000] = "swim-seed000" in self.switches
         a[C_NO_HELI_RESCUE] = "no-heli-rescue" in self.switches
+        a[C_SWIM001] = "swim-seed001" in self.switches
+        a[C_DIVER_FLOODED] = "diver-flooded-only" in self.switches
+        a[C_DIVER_SUNK] = "diver-sunk-only" in self.switches
+        a[C_SUNK_CARD_STAYS] = "sunk-card-stays" in self.switches
+        a[C_HAND_AFTER_DRAW] = "hand-after-draw" in self.switches
         if self.first is not None:
             a[C_FIRST] = self.first
         if self.team is not None:

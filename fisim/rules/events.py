@@ -27,6 +27,8 @@ EV_SINK = 15           # a=cell                               (a flooded tile si
 EV_DROWN = 16          # a=seat
 EV_WIN = 17            # a=seat that played the Helicopter Lift
 EV_LOSE = 18           # a=primary cause bit, b=conditions mask
+EV_FLOOD_SUNK = 19     # a=cell                               (switch sunk-card-stays: the card of a
+                       #                                       sunk tile, drawn: nothing happens)
 EV_WIDTH = 4
 
 

@@ -8,7 +8,15 @@ from numba import njit
 
 from fisim.rules import events as ev
 from fisim.rules.actions import actor_of, apply_action, apply_special, list_options, swim_reach, win_available
-from fisim.rules.config import C_ACTIONS, C_DRAWS, C_FLOODS, C_HAND_LIMIT, C_NO_HELI_RESCUE
+from fisim.rules.config import (
+    C_ACTIONS,
+    C_DRAWS,
+    C_FLOODS,
+    C_HAND_AFTER_DRAW,
+    C_HAND_LIMIT,
+    C_NO_HELI_RESCUE,
+    C_SUNK_CARD_STAYS,
+)
 from fisim.rules.constants import (
     DROWNED,
     FOOLS_LANDING,
@@ -307,7 +315,9 @@ def treasure_reshuffle(g, rng):
 def draw_phase(g, rng):
     """R-DRAW-1: draw cards one at a time; each may raise the water, fill a hand, empty the pile."""
     a = g[P_ACTIVE]
-    for _ in range(g[P_CFG + C_DRAWS]):
+    draws = g[P_CFG + C_DRAWS]
+    after_draw = g[P_CFG + C_HAND_AFTER_DRAW] != 0
+    for i in range(draws):
         if g[P_TDRAW_N] == 0:
             return      # unreachable in a legal game: the discard always refills the pile
         n = g[P_TDRAW_N] - 1
@@ -323,9 +333,10 @@ def draw_phase(g, rng):
             g[hand_at(a, k)] += 1
         if n == 0:
             treasure_reshuffle(g, rng)
-        enforce_hand_limit(g, rng, a)
-        if g[P_STATUS] != PLAYING:
-            return
+        if not after_draw or i == draws - 1:    # R-HAND (switch hand-after-draw: the last card only)
+            enforce_hand_limit(g, rng, a)
+            if g[P_STATUS] != PLAYING:
+                return
         window(g, rng)
         if g[P_STATUS] != PLAYING:
             return
@@ -388,7 +399,12 @@ def flood_phase(g, rng):
         g[P_FDRAW_N] = n
         g[P_FLAYER + t] = 0
         cell = g[P_CELL_OF + t]
-        if (g[P_FLOODED] >> cell) & 1:
+        if not (g[P_EXISTS] >> cell) & 1:       # switch sunk-card-stays: a sunk tile's card does nothing
+            g[P_FDISC] |= 1 << t
+            log_event(g, ev.EV_FLOOD_SUNK, cell, 0, 0)
+        elif (g[P_FLOODED] >> cell) & 1:
+            if g[P_CFG + C_SUNK_CARD_STAYS] != 0:   # R-FLOOD-1: its card leaves the game, or stays
+                g[P_FDISC] |= 1 << t
             sink(g, rng, cell)
             if g[P_STATUS] != PLAYING:
                 return

@@ -8,7 +8,7 @@ docs/policies.md is the policy author's guide.
 """
 from numba import njit
 
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
+from fisim.rules.config import C_FLOODS, C_HAND_LIMIT, C_SUNK_CARD_STAYS
 
 # re-exported, so that a policy needs no other module: the ids it compares with, and the
 # helpers that walk a cell bitmask
@@ -28,6 +28,7 @@ from fisim.rules.constants import (  # noqa: F401
     WATERS_RISE,
 )
 from fisim.rules.state import (  # noqa: F401
+    ALL_CELLS,
     P_ACTIONS_LEFT,
     P_ACTIVE,
     P_CAPTURED,
@@ -271,3 +272,17 @@ def flood_layer(pub, tile):
     """For a card in the flood draw pile: the number of the Waters Rise! that put it back on top
     (higher lies above; 0: unknown position) (R-DRAW-WR)."""
     return pub[P_FLAYER + tile]
+
+
+@njit(inline="always")
+def flood_draw_mask(pub):
+    """Bitmask of the tile ids whose flood card is in the flood draw pile (R-INFO: its contents are
+    public, its order is not): every tile's card but those in the flood discard and, unless switch
+    sunk-card-stays keeps them in the deck, those of the sunk tiles (R-FLOOD-1)."""
+    m = ALL_CELLS & ~pub[P_FDISC]          # tile ids 0..23, like cells
+    if pub[P_CFG + C_SUNK_CARD_STAYS] == 0:
+        sunk = ALL_CELLS & ~pub[P_EXISTS]
+        while sunk:
+            m &= ~(1 << pub[P_TILE_AT + low_bit(sunk)])
+            sunk &= sunk - 1
+    return m

@@ -8,7 +8,7 @@ mem[kind] counts the decisions of each kind that passed.
 from numba import njit
 
 from fisim.rules import view
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
+from fisim.rules.config import C_FLOODS, C_HAND_LIMIT, C_SUNK_CARD_STAYS
 from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES, SKULL
 from fisim.rules.options import LIFT, LIFT_DEST, SWIM, field1, otype
 from fisim.rules.rng import randbelow
@@ -126,10 +126,16 @@ def _piles_fail(pub):
         if (view.treasure_pile_count(pub, k) != pub[P_TDRAW_COUNT + k]
                 or view.treasure_discard_count(pub, k) != pub[P_TDISC + k]):
             return 33
+    pile = 0                          # the flood cards not in the discard, nor gone with their tile
     for t in range(N_TILES):
         if (view.in_flood_discard(pub, t) != ((pub[P_FDISC] >> t) & 1 == 1)
                 or view.flood_layer(pub, t) != pub[P_FLAYER + t]):
             return 34
+        gone = pub[P_CFG + C_SUNK_CARD_STAYS] == 0 and not (pub[P_EXISTS] >> pub[P_CELL_OF + t]) & 1
+        if not (pub[P_FDISC] >> t) & 1 and not gone:
+            pile |= 1 << t
+    if view.flood_draw_mask(pub) != pile:
+        return 35
     return 0
 
 
