@@ -20,7 +20,8 @@ from fisim.rules.rng import N_STREAMS, POLICY
 from fisim.rules.runner import PHASE_ACTIONS, PHASE_PLAY_OUT, PHASE_REST
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS
-from fisim.rules.worlds import WORLD_SIZE, flood_draw_tiles, sample_world
+from fisim.rules.view import flood_draw_mask
+from fisim.rules.worlds import WORLD_SIZE, sample_world
 from policies import PolicyError, load_policy
 
 EXPERT = load_policy("expert")
@@ -85,7 +86,7 @@ def test_a_sampled_world_keeps_what_is_public_and_deals_the_hidden_piles():
     assert np.array_equal(world[:st.P_SIZE], g.pub)
     wt, wf = _piles(world)
     assert Counter(wt) == Counter(tpile) and sorted(wf) == sorted(fpile)
-    assert sum(1 << t for t in wf) == flood_draw_tiles(g.pub)
+    assert sum(1 << t for t in wf) == flood_draw_mask(g.pub)
     assert set(wf[-2:]) == {p.tile_at[p.cell_of(x)] for x in ("HG", "LL")}
     assert set(wf[-5:-2]) == {p.tile_at[p.cell_of(x)] for x in ("CP", "PR", "SG")}
     again, again_streams = _world(g.pub, 1)

@@ -1,9 +1,9 @@
 """Determinization (R-INFO): a whole game array consistent with what the team knows, for a
 search's rollouts. Everything public is copied from pub; what is hidden is the order of the two
 draw piles, so each is dealt at random from its known contents: the treasure pile from its counts
-per kind, the flood pile from the tiles whose card is neither discarded nor removed, each group a
-Waters Rise! put back on top (R-DRAW-WR) staying a group above the older cards. Every random
-stream of the world is new, so no rollout can learn the game's own future draws.
+per kind, the flood pile from the cards neither discarded nor removed (view.flood_draw_mask),
+each group a Waters Rise! put back on top (R-DRAW-WR) staying a group above the older cards.
+Every random stream of the world is new, so no rollout can learn the game's own future draws.
 """
 from numba import njit
 
@@ -15,9 +15,6 @@ from fisim.rules.state import (
     LOG,
     MEM,
     MEM_SIZE,
-    P_CELL_OF,
-    P_EXISTS,
-    P_FDISC,
     P_FLAYER,
     P_LAYER_TOP,
     P_SIZE,
@@ -25,19 +22,9 @@ from fisim.rules.state import (
     X_DECLOG,
     X_LOG_CAP,
 )
+from fisim.rules.view import flood_draw_mask
 
 WORLD_SIZE = LOG + 1    # a game array without room for a transcript
-
-
-@njit
-def flood_draw_tiles(pub):
-    """Bitmask of the tile ids whose card is in the flood draw pile: the cards of the tiles still
-    on the island (R-FLOOD-1 removes a sunk tile's card) that are not in the flood discard."""
-    m = 0
-    for t in range(N_TILES):
-        if (pub[P_EXISTS] >> pub[P_CELL_OF + t]) & 1 and not (pub[P_FDISC] >> t) & 1:
-            m |= 1 << t
-    return m
 
 
 @njit
@@ -58,7 +45,7 @@ def sample_world(pub, mem, g, streams, seed):
             g[H_TPILE + n] = k
             n += 1
     shuffle(g[H_TPILE:H_TPILE + n], n, deal)
-    cards = flood_draw_tiles(pub)
+    cards = flood_draw_mask(pub)
     n = 0
     for layer in range(pub[P_LAYER_TOP] + 1):      # the pile's bottom first
         first = n
