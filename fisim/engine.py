@@ -2,7 +2,9 @@
 that play batches of games or record one game.
 
 For each policy fisim writes a tiny runner module into its cache directory: it binds the policy's
-`decide` into the engine (`specialise`) and defines the jitted entry points, which Numba caches.
+`decide` into the engine (`specialise`) and defines the jitted entry points, which Numba caches
+and compiles on first use: run_games (bulk play), record_game (a transcript), run_phase (rule
+tests) and play_out (another policy's rollouts: search plays expert's runner's).
 The runner's file name carries a hash of the engine's and the policy's source and of the Numba
 version, so any change to either compiles afresh (DESIGN: "key the cache on the package version").
 """
@@ -42,7 +44,8 @@ from numba import njit
 from fisim.engine import specialise
 {import_decide}
 
-_run_block = specialise(decide, __name__ + "_bulk", inline=True).run_block
+_bulk = specialise(decide, __name__ + "_bulk", inline=True)
+_run_block, _play_out = _bulk.run_block, _bulk.play_out
 _engine = specialise(decide, __name__ + "_engine", inline=False)
 _record_game, _run_phase = _engine.record_game, _engine.run_phase
 
@@ -50,6 +53,11 @@ _record_game, _run_phase = _engine.record_game, _engine.run_phase
 @njit(cache=True, nogil=True)
 def run_games(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
     _run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out)
+
+
+@njit(cache=True)
+def play_out(g, rng, c):
+    _play_out(g, rng, c)
 
 
 @njit(cache=True)

@@ -24,10 +24,11 @@ Its randomness is the policy stream only: one draw per searched decision seeds i
 import numpy as np
 from numba import njit
 
-from fisim.engine import specialise
+from fisim.engine import runner
+from fisim.rules import view
 from fisim.rules.options import ACTION
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
-from fisim.rules.state import P_DECISION, P_POLICY_ARG, P_STATUS, WON
+from fisim.rules.state import P_DECISION, P_STATUS, WON
 from fisim.rules.worlds import WORLD_SIZE, sample_world
 from policies import expert
 from policies.common import lift_chosen
@@ -41,7 +42,7 @@ LOOK = 4            # worlds between two looks at the counts
 MIN_NET = 3         # a switch needs at least this many more worlds gained than lost ...
 Z = 2.0             # ... and a net gain of Z standard deviations of the sign test
 
-_rollouts = specialise(expert.decide, __name__ + "_rollouts", inline=True)
+_rollouts = runner(expert)      # expert's compiled runner: its play_out is cached once for every budget
 
 
 @njit
@@ -52,7 +53,7 @@ def decide(pub, options, n, mem, rng):
     k = expert.ranked(pub, options, n, ACTION, top)
     if k == 0:
         return 0
-    j = _search(pub, options, mem, next_u64(rng), top, k, pub[P_POLICY_ARG]) if k > 1 else 0
+    j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub)) if k > 1 else 0
     i = int(top[j, 0])
     d = int(top[j, 1])
     return lift_chosen(mem, i, d) if d >= 0 else i

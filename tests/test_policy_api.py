@@ -143,7 +143,7 @@ def _expected(pub):
         "role": {(s,): d["P_ROLE"][s] for s in players}, "position": {(s,): d["P_POS"][s] for s in players},
         "cards": {(s, k): hand[s, k] for s in players for k in range(N_HAND_KINDS)},
         "cards_in_hand": {(s,): hand[s].sum() for s in players},
-        "hand_limit": d["P_CFG"][C_HAND_LIMIT],
+        "hand_limit": d["P_CFG"][C_HAND_LIMIT], "policy_arg": d["P_POLICY_ARG"],
         "tile_at": {(c,): d["P_TILE_AT"][c] for c in cells}, "cell_of": {(t,): d["P_CELL_OF"][t] for t in cells},
         "fools_landing": d["P_CELL_OF"][FOOLS_LANDING],
         "temple_cells": {(t,): ((1 << d["P_CELL_OF"][2 * t]) | (1 << d["P_CELL_OF"][2 * t + 1])) & exists

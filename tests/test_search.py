@@ -6,7 +6,9 @@ tests/test_policies.py."""
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
+from test_cli import run
 from test_policies import _F1, _F2, _T1, _T2, MIDGAME, choices, game
 from test_rules import ISLAND
 
@@ -186,3 +188,15 @@ def test_a_bad_parameter_is_refused_in_one_line(name, says):
     with pytest.raises(PolicyError, match=says) as refused:
         load_policy(name)
     assert "\n" not in str(refused.value)
+
+
+def test_search_plays_from_the_command_line_with_its_budget_in_the_results(tmp_path):
+    """search:N is a policy like any other: simulate writes it into every row, a sweep stores it."""
+    out = tmp_path / "games.csv"
+    r = run("simulate", "--policy", "search:2", "--games", "3", "--seed", "5", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert set(pd.read_csv(out)["policy"]) == {"search:2@1"}
+    r = run("sweep", "--levels", "novice", "--players", "2", "--policies", "expert,search:2", "--games", "3",
+            "--quiet", "--no-report", "--out", str(tmp_path / "sweep"))
+    assert r.returncode == 0, r.stderr
+    assert "search:2" in r.stdout and "expert" in r.stdout

@@ -299,3 +299,15 @@ def test_an_extension_interrupted_before_it_replayed_a_short_chunk_loses_nothing
     assert read(out).cells["games"].tolist() == [2500]                 # the report reads the same
     assert run_sweep(cells, out, 9, {"games": 6000}, chunk_games=2000).equals(whole)
     assert file_bytes(out) == file_bytes(tmp_path / "whole")
+
+
+def test_progress_counts_every_game_as_blocks_finish_within_a_chunk(tmp_path):
+    """A slow policy's cell (search plays a few games a second) shows progress before its first
+    chunk ends: the local backend reports each block of games as it finishes, then each cell."""
+    calls = []
+    run_sweep(small_cells(), tmp_path / "s", seed=3, target={"games": 1500}, chunk_games=1000,
+              backend=LocalBackend(threads=1), progress=lambda games, cells: calls.append((games, cells)))
+    games = [g for g, _ in calls if g]
+    assert sum(games) == 4 * 1500 and max(games) < 1000          # 4 cells: chunks of 1000 and 500
+    assert sum(c for _, c in calls) == 4
+    assert len(games) > 4 * 2                                      # more than once per chunk

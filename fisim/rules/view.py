@@ -46,6 +46,7 @@ from fisim.rules.state import (  # noqa: F401
     P_LIFT,
     P_LIFT_FROM,
     P_PLAYERS,
+    P_POLICY_ARG,
     P_POS,
     P_ROLE,
     P_SUNK_CELL,
@@ -72,6 +73,12 @@ N_CELLS = N_TILES                 # cells 0..N_CELLS-1; a cell bitmask has one b
 def decision(pub):
     """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM, LIFT_DEST)."""
     return pub[P_DECISION]
+
+
+@njit(inline="always")
+def policy_arg(pub):
+    """The parameter the policy was named with (search:32: 32), 0 for a policy without one."""
+    return pub[P_POLICY_ARG]
 
 
 @njit(inline="always")

@@ -33,6 +33,7 @@ from fisim.rules.state import (
     P_LIFT,
     P_LIFT_FROM,
     P_PLAYERS,
+    P_POLICY_ARG,
     P_POS,
     P_ROLE,
     P_SUNK_CELL,
@@ -71,7 +72,7 @@ def _players_fail(pub):
         return 10
     if view.actions_left(pub) != pub[P_ACTIONS_LEFT] or view.flight_used(pub) != (pub[P_FLIGHT_USED] == 1):
         return 11
-    if view.hand_limit(pub) != pub[P_CFG + C_HAND_LIMIT]:
+    if view.hand_limit(pub) != pub[P_CFG + C_HAND_LIMIT] or view.policy_arg(pub) != pub[P_POLICY_ARG]:
         return 12
     for s in range(pub[P_PLAYERS]):
         if view.role(pub, s) != pub[P_ROLE + s] or view.position(pub, s) != pub[P_POS + s]:
