@@ -144,8 +144,9 @@ def runner(policy):
             os.link(tmp, path)
         except FileExistsError:
             pass
-        finally:
-            tmp.unlink()
+        except OSError:     # a file system without hard links
+            os.replace(tmp, path)
+        tmp.unlink(missing_ok=True)
     spec = importlib.util.spec_from_file_location(f"fisim_runner_{safe}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module       # Numba's cache finds a function's module by name

@@ -68,3 +68,20 @@ def test_a_terminal_is_told_unless_quiet_and_piped_output_stays_as_it_was(tmp_pa
     piped = subprocess.run([sys.executable, "-m", "fisim", "simulate", "--policy", "random", "--games", "20"],
                            capture_output=True, text=True, env=os.environ, timeout=600)
     assert piped.returncode == 0 and piped.stderr == "" and piped.stdout == out
+
+
+def test_two_first_runs_at_once_keep_the_runner_file_the_first_wrote(tmp_path):
+    """Processes starting together on a fresh cache (Dask workers, xdist) all find no runner and
+    write one; the first file stays, its mtime unchanged, since Numba's cache is keyed on it."""
+    code = ("import pathlib\nfrom fisim import engine\nfrom policies import load_policy\n"
+            "pathlib.Path.exists = lambda self: False\n"         # as if another process had not written it yet
+            "print(engine.runner(load_policy('random')).__file__)\n")
+    env = {**os.environ, "FISIM_CACHE_DIR": str(tmp_path)}
+    paths, stamps = [], []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        paths.append(Path(done.stdout.strip()))
+        stamps.append(paths[-1].stat().st_mtime_ns)
+    assert paths[0] == paths[1] and stamps[0] == stamps[1]
+    assert [p.name for p in paths[0].parent.iterdir() if p.is_file()] == [paths[0].name]     # no temporary left
