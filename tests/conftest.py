@@ -104,6 +104,8 @@ def compiled_runners(request, tmp_path_factory):
         try:
             policy = load_policy(str(save_readme_policy(shared)) if name == "README" else name)
             compile_runner(policy, entries)
+        except Exception:       # a runner that does not compile fails in the tests that use it
+            pass
         finally:
             (shared / f"{names[name]}.done").touch()
     deadline = time.time() + WAIT
