@@ -39,7 +39,7 @@ RUNNERS = {
     str(ROOT / "docs" / "example_policy.py"): ("run_games",),
     "README": ("run_games",),
 }
-WAIT = 1800         # seconds a worker waits for another's runners before compiling them itself
+WAIT = 1800         # seconds a worker waits for another's runners (then its tests compile what they need)
 
 
 @pytest.fixture(scope="session")
@@ -73,14 +73,14 @@ def readme_policy(tmp_path):
 
 
 def compile_runner(policy, entries):
-    """Compile (or load from the cache) a policy's runner entry points, playing no game to its end
-    but one solo game for record_game."""
+    """Compile (or load from the cache) a policy's runner entry points: run_games on no game,
+    record_game on one solo game, run_phase on a phase number that runs nothing."""
     layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
     if "run_games" in entries:
         engine.play_batch(layout, config, policy, 0, 0, 0)
     if "record_game" in entries:
         engine.record(layout, config, policy, 0, 0)
-    if "run_phase" in entries:       # a phase number that runs nothing
+    if "run_phase" in entries:
         g = st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
         engine.runner(policy).run_phase(g, np.zeros(N_STREAMS, np.uint64), np.int64(-1), np.int64(0))
 
