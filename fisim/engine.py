@@ -154,7 +154,13 @@ def runner(policy):
     if not path.exists():
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(_TEMPLATE.format(name=policy.NAME, import_decide=import_decide))
-        os.replace(tmp, path)
+        try:        # never over another process's copy: Numba's cache is keyed on the file's mtime
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:     # a file system without hard links
+            os.replace(tmp, path)
+        tmp.unlink(missing_ok=True)
     spec = importlib.util.spec_from_file_location(f"fisim_runner_{safe}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module       # Numba's cache finds a function's module by name

@@ -3,6 +3,7 @@ unless --quiet; the library itself only logs it."""
 import logging
 import os
 import pty
+import shutil
 import subprocess
 import sys
 import types
@@ -29,12 +30,17 @@ def test_a_first_compile_is_logged_once_per_runner_and_entry_point(tmp_path, cap
                                                           "run_demo.run_games.compiled"]
 
 
-def _fisim(*args):
-    """(exit status, stdout, what a terminal on stderr showed) of a fisim command."""
+def _using(cache):
+    """The environment of a fisim command that uses the compile cache `cache`."""
+    return {**os.environ, "FISIM_CACHE_DIR": str(cache)}
+
+
+def _fisim(cache, *args):
+    """(exit status, stdout, what a terminal on stderr showed) of a fisim command using `cache`."""
     main, side = pty.openpty()
     try:
         done = subprocess.run([sys.executable, "-m", "fisim", *args], stdout=subprocess.PIPE, stderr=side,
-                              text=True, env=os.environ, timeout=600)
+                              text=True, env=_using(cache), timeout=600)
     finally:
         os.close(side)
     shown = b""
@@ -50,21 +56,47 @@ def _fisim(*args):
     return done.returncode, done.stdout, shown.decode(errors="replace")
 
 
+def _private_cache(run, directory):
+    """A copy of the cache with only this runner (its files keep their mtimes, which key Numba's
+    cache): tests running at the same time (xdist) use the runner but never touch this marker."""
+    stem = Path(run.__file__).stem
+    shutil.copytree(Path(run.__file__).parent, directory / "runners",
+                    ignore=lambda _, names: [n for n in names if not n.startswith((stem, "__pycache__"))])
+    return directory, directory / "runners" / f"{stem}.run_games.compiled"
+
+
 def test_a_terminal_is_told_unless_quiet_and_piped_output_stays_as_it_was(tmp_path):
     pol = load_policy("random")
     engine.play_batch(builtin_layout("standard"), GameConfig(), pol, 0, 0, 1)       # compiled and cached
-    marker = Path(engine.runner(pol).__file__).with_suffix(".run_games.compiled")
+    cache, marker = _private_cache(engine.runner(pol), tmp_path / "cache")
     assert marker.exists()
     marker.unlink()                      # as on a machine that has not compiled this runner yet
-    status, out, shown = _fisim("simulate", "--policy", "random", "--games", "20")
+    status, out, shown = _fisim(cache, "simulate", "--policy", "random", "--games", "20")
     assert status == 0 and "fisim: compiling the engine for policy random (first run only" in shown
-    status, again, shown = _fisim("simulate", "--policy", "random", "--games", "20")
+    status, again, shown = _fisim(cache, "simulate", "--policy", "random", "--games", "20")
     assert status == 0 and "compiling" not in shown and again == out
     marker.unlink()
-    status, _, shown = _fisim("sweep", "--levels", "novice", "--players", "2", "--policies", "random",
+    status, _, shown = _fisim(cache, "sweep", "--levels", "novice", "--players", "2", "--policies", "random",
                               "--games", "100", "--out", str(tmp_path / "s"), "--quiet", "--no-report")
     assert status == 0 and "compiling" not in shown
     marker.unlink()
     piped = subprocess.run([sys.executable, "-m", "fisim", "simulate", "--policy", "random", "--games", "20"],
-                           capture_output=True, text=True, env=os.environ, timeout=600)
+                           capture_output=True, text=True, env=_using(cache), timeout=600)
     assert piped.returncode == 0 and piped.stderr == "" and piped.stdout == out
+
+
+def test_two_first_runs_at_once_keep_the_runner_file_the_first_wrote(tmp_path):
+    """Processes starting together on a fresh cache (Dask workers, xdist) all find no runner and
+    write one; the first file stays, its mtime unchanged, since Numba's cache is keyed on it."""
+    code = ("import pathlib\nfrom fisim import engine\nfrom policies import load_policy\n"
+            "pathlib.Path.exists = lambda self: False\n"         # as if another process had not written it yet
+            "print(engine.runner(load_policy('random')).__file__)\n")
+    env = _using(tmp_path)
+    paths, stamps = [], []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        paths.append(Path(done.stdout.strip()))
+        stamps.append(paths[-1].stat().st_mtime_ns)
+    assert paths[0] == paths[1] and stamps[0] == stamps[1]
+    assert [p.name for p in paths[0].parent.iterdir() if p.is_file()] == [paths[0].name]     # no temporary left

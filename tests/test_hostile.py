@@ -22,7 +22,6 @@ from fisim.cli import main
 from fisim.compare import compare
 from fisim.report import data
 from fisim.rules.config import ConfigError
-from fisim.rules.state import P_PLAYERS
 from fisim.store import Store, StoreError, chunk_record
 from fisim.sweep import manifest_for, run_sweep
 from policies import PolicyError, load_policy
@@ -30,12 +29,6 @@ from policies import PolicyError, load_policy
 FISIM = Path(sys.executable).parent / "fisim"
 CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
 TARGET = {"games": 3000}
-# the same policy text as tests/test_policies.py, so that its compiled runner is shared
-ILLEGAL = "from numba import njit\nNAME = 'too-far'\n@njit\ndef decide(pub, options, n, mem, rng):\n    return n\n"
-RAISES = ("from numba import njit\nNAME = 'raiser'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
-          "    if n > 0:\n        raise ValueError('no thanks')\n    return 0\n")
-LOOPS = ("from numba import njit\nNAME = 'looper'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
-         f"    while pub[{P_PLAYERS}] == 4:\n        mem[1] += 1\n    return 0\n")
 
 
 def cli(capsys, *args):
@@ -342,21 +335,18 @@ def test_a_full_disk_while_writing_a_report_leaves_no_truncated_file(stores, tmp
 
 # --- failing policies: one line, non-zero ------------------------------------------------------
 
-@pytest.mark.parametrize("text, words", [(ILLEGAL, "not offered"), (RAISES, "raised ValueError")])
-def test_a_failing_policy_is_one_line_in_sweep_and_replay(tmp_path, capsys, text, words):
-    policy = tmp_path / ("too_far.py" if text == ILLEGAL else "raiser.py")
-    policy.write_text(text)
-    refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", policy, "--games", "50",
+@pytest.mark.parametrize("players, words", [(2, "not offered"), (3, "raised ValueError")])
+def test_a_failing_policy_is_one_line_in_sweep_and_replay(tmp_path, capsys, misbehaving, players, words):
+    """tests/support/misbehaving.py chooses an option not on offer with 2 players, raises with 3."""
+    refused(cli(capsys, "sweep", "--levels", "normal", "--players", players, "--policies", misbehaving, "--games", "50",
                 "--out", tmp_path / "out", "--quiet", "--no-report"), words)
-    refused(cli(capsys, "replay", "--players", "2", "--policy", policy), words)
+    refused(cli(capsys, "replay", "--players", players, "--policy", misbehaving), words)
 
 
-def test_ctrl_c_stops_a_policy_stuck_in_a_loop(tmp_path):
+def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     from fisim.simulation import simulate
-    policy = tmp_path / "looper.py"
-    policy.write_text(LOOPS)
-    assert len(simulate(players=2, policy=str(policy), games=1)) == 1  # compiled here; 2 players: it returns
-    proc = subprocess.Popen([str(FISIM), "simulate", "--players", "4", "--policy", str(policy), "--games", "10",
+    assert len(simulate(players=1, rules="solo", policy=str(misbehaving), games=1)) == 1  # compiled; alone it returns
+    proc = subprocess.Popen([str(FISIM), "simulate", "--players", "4", "--policy", misbehaving, "--games", "10",
                              "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(15)
     assert proc.poll() is None, "with 4 players the policy never returns"

@@ -133,29 +133,9 @@ def test_a_policy_plays_10000_games_over_all_layouts_without_an_illegal_choice(n
 # --- user policy files and the registry ----------------------------------------------------
 
 
-README_EXAMPLE = '''
-# always_shore.py: shore up when possible, otherwise act at random
-from numba import njit
-from fisim.rules.options import SHORE, otype
-from fisim.rules.rng import randbelow
-
-NAME = "always-shore"
-VERSION = 1
-
-@njit
-def decide(pub, options, n, mem, rng):
-    for i in range(n):
-        if otype(options[i]) == SHORE:
-            return i
-    return randbelow(rng, n)
-'''
-
-
-def test_a_user_policy_file_loads_and_plays(tmp_path):
+def test_a_user_policy_file_loads_and_plays(readme_policy):
     from fisim.simulation import simulate, summary
-    path = tmp_path / "always_shore.py"
-    path.write_text(README_EXAMPLE)
-    frame = simulate(level="novice", players=2, policy=str(path), games=300, seed=1)
+    frame = simulate(level="novice", players=2, policy=str(readme_policy), games=300, seed=1)
     assert len(frame) == 300
     assert set(frame["policy"]) == {"always-shore@1"}
     assert summary(frame)["games"] == 300
@@ -171,31 +151,36 @@ def test_the_registry_has_versions_and_refuses_unknown_names_and_versions():
         load_policy("nobody")
 
 
-def _simulate_error(tmp_path, name, body):
-    """The EngineError message of a 5-game simulation with a policy file whose decide() is `body`."""
+def _simulate_error(policy):
+    """The EngineError message of a 5-game simulation for 2 players with the policy file `policy`."""
     from fisim.simulation import EngineError, simulate
-    path = tmp_path / f"{name.replace('-', '_')}.py"
-    path.write_text(f"from numba import njit\nNAME = '{name}'\n@njit\n"
-                    f"def decide(pub, options, n, mem, rng):\n    {body}\n")
     with pytest.raises(EngineError) as info:
-        simulate(players=2, policy=str(path), games=5)
+        simulate(players=2, policy=str(policy), games=5)
     return str(info.value)
 
 
+def _policy_file(tmp_path, name, body):
+    """A policy file whose decide() is `body`."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(f"from numba import njit\nNAME = '{name}'\n@njit\n"
+                    f"def decide(pub, options, n, mem, rng):\n    {body}\n")
+    return path
+
+
 def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
-    message = _simulate_error(tmp_path, "broken", "return undefined_name + 1")
+    message = _simulate_error(_policy_file(tmp_path, "broken", "return undefined_name + 1"))
     assert "\n" not in message and "policy broken" in message and "undefined_name" in message
 
 
 def test_a_policy_cannot_write_to_pub(tmp_path):
     """R-INFO: pub is handed to a policy read-only; a write does not compile."""
-    message = _simulate_error(tmp_path, "writer", "pub[0] = 1\n    return 0")
+    message = _simulate_error(_policy_file(tmp_path, "writer", "pub[0] = 1\n    return 0"))
     assert "policy writer" in message and "does not compile" in message and "pub may only be read" in message
 
 
-def test_an_illegal_choice_names_the_policy_and_the_decision(tmp_path):
-    message = _simulate_error(tmp_path, "too-far", "return n")
-    assert "policy too-far" in message and any(f"{d} decision" in message for d in DECISION_NAMES)
+def test_an_illegal_choice_names_the_policy_and_the_decision(misbehaving):
+    message = _simulate_error(misbehaving)            # with 2 players it chooses index n, one past the last
+    assert "policy misbehaving" in message and any(f"{d} decision" in message for d in DECISION_NAMES)
 
 
 # --- expert scenarios ----------------------------------------------------------------------

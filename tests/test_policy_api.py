@@ -80,13 +80,10 @@ def test_the_example_plays_every_game_to_its_end_without_an_illegal_choice(layou
     assert (games["won"] != lost).all(), "every game ends either won or lost"
 
 
-def test_the_readmes_policy_plays_as_written(tmp_path):
+def test_the_readmes_policy_plays_as_written(readme_policy):
     """The README's 'Writing a policy' example, taken from the README, plays without an illegal
     choice (its LIFT_DEST branch included: it plays lifts at random)."""
-    section = (ROOT / "README.md").read_text().split("## Writing a policy", 1)[1]
-    path = tmp_path / "always_shore.py"
-    path.write_text(section.split("```python\n", 1)[1].split("```", 1)[0])
-    games = simulate(level="novice", players=4, policy=str(path), games=300, seed=2, threads=1)
+    games = simulate(level="novice", players=4, policy=str(readme_policy), games=300, seed=2, threads=1)
     assert len(games) == 300 and games["policy"].eq("always-shore@1").all()
 
 
