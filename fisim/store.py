@@ -543,20 +543,31 @@ def tile_table(manifest, chunks):
     for cell in manifest["cells"]:
         done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
         games = int(done["games"].sum())
-        losses = games - int(done["wins"].sum())
         counts = {kind: _sum_hists(done[column]) if games else np.zeros(N_TILES, np.int64)
                   for kind, column in TILE_COUNTS.items()}
-        places = [(r, c) for r, line in enumerate(cell["layout_shape"]) for c, ch in enumerate(line) if ch == "#"]
-        for tile, (r, c) in enumerate(places):
-            row = {k: cell[k] for k in SETTINGS}
-            row.update(cell=cell["key"], tile=tile, row=r, col=c, games=games, losses=losses)
-            for kind, n in (("sunk", games), ("caused", losses), ("first", games)):
-                k = int(counts[kind][tile])
-                low, high = wilson(k, n)
-                row.update({kind: k, f"{kind}_share": k / n if n else np.nan, f"{kind}_low": low,
-                            f"{kind}_high": high})
-            rows.append(row)
+        settings = {**{k: cell[k] for k in SETTINGS}, "cell": cell["key"]}
+        rows += [{**settings, **row} for row in
+                 tile_rows(cell["layout_shape"], games, int(done["wins"].sum()) if games else 0, counts)]
     return pd.DataFrame(rows)
+
+
+def tile_rows(shape, games, wins, counts):
+    """One row per island cell of an island of `shape` (rows of '#' and '.'): `tile` (its number,
+    row-major), grid `row` and `col`, `games`, `losses`, and for each of TILE_COUNTS' kinds in
+    `counts` (per island cell) the count, its share (of losses for "caused", else of games) and
+    Wilson 95% interval (<kind>, <kind>_share, <kind>_low, <kind>_high)."""
+    losses = games - wins
+    places = [(r, c) for r, line in enumerate(shape) for c, ch in enumerate(line) if ch == "#"]
+    rows = []
+    for tile, (r, c) in enumerate(places):
+        row = {"tile": tile, "row": r, "col": c, "games": games, "losses": losses}
+        for kind in TILE_COUNTS:
+            n = losses if kind == "caused" else games
+            k = int(counts[kind][tile])
+            low, high = wilson(k, n)
+            row.update({kind: k, f"{kind}_share": k / n if n else np.nan, f"{kind}_low": low, f"{kind}_high": high})
+        rows.append(row)
+    return rows
 
 
 def _sum_hists(hists):

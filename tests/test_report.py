@@ -26,7 +26,7 @@ from policies import load_policy
 FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",
-                "policies"]
+                "policies", "tiles-standard", "tiles-skull-island"]
 HUMAN = "computer team's"
 RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
