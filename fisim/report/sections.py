@@ -54,7 +54,9 @@ def ci(low, high, digits=2):
 
 
 def rate_ci(k, n):
-    """'12.34% (11.90–12.80)': a rate and its 95% Wilson interval, from k of n."""
+    """'12.34% (11.90–12.80)': a rate and its 95% Wilson interval, from k of n ('–' of none)."""
+    if not n:
+        return "–"
     low, high = wilson(int(k), int(n))
     return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
 
@@ -278,11 +280,11 @@ def _tiles(sweep):
         subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · {layout} island · "
                     f"{', '.join(dict.fromkeys(mine['rules']))} rules · {int(mine['games'].sum()):,} games · "
                     f"{int(table['losses'].iloc[0]):,} losses · {HUMAN}")
-        rows = [[str(r["tile"]), f"{r['row']},{r['col']}",
-                 *[rate_ci(r[kind], r["losses"] if kind == "caused" else r["games"]) for kind in ("sunk", "caused",
-                                                                                                   "first")]]
-                for _, r in table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable").iterrows()]
-        columns = ["Tile", "Row, column", "Ended sunk (of games)", "Caused the loss (of losses)", "Sank first (of games)"]
+        worst_first = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
+        rows = [[str(r["tile"]), f"{r['row']},{r['col']}", rate_ci(r["sunk"], r["games"]),
+                 rate_ci(r["caused"], r["losses"]), rate_ci(r["first"], r["games"])] for _, r in worst_first.iterrows()]
+        columns = ["Tile", "Row, column", "Ended sunk (of games)", "Caused the loss (of losses)",
+                   "Sank first (of games)"]
         yield Section(
             "tiles-" + re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-"), f"Which tiles decide the game: {layout}",
             "Each tile of the island — a place on its grid, numbered row by row, since the tiles are placed at random "
