@@ -299,7 +299,7 @@ def tiles(layout, table, subtitle):
     row-major) coloured by the share of games it ended sunk, of losses it caused and of games it
     sank first, and labelled with its number and that share; `table` is one island of data.tiles."""
     height, width = int(table["row"].max()) + 1, int(table["col"].max()) + 1
-    fig = _figure(3 * (0.55 * width + 0.4), 1.3 + 0.55 * height,
+    fig = _figure(3 * (0.55 * width + 0.4), 1.8 + 0.55 * height,
                   f"Which tiles decide the game: {layout} (share per tile, 95% intervals in the tables)", subtitle)
     for ax, (kind, label) in zip(fig.subplots(1, 3), TILE_PANELS):
         share = 100 * table[f"{kind}_share"].to_numpy(dtype=float)
@@ -307,9 +307,9 @@ def tiles(layout, table, subtitle):
         grid[table["row"], table["col"]] = share
         top = max(float(np.nanmax(share)) if np.isfinite(share).any() else 0.0, 1.0)
         image = ax.imshow(grid, cmap="OrRd", vmin=0, vmax=top, interpolation="none")
-        for (_, r), value in zip(table.iterrows(), share):
-            ax.add_patch(Rectangle((r["col"] - 0.5, r["row"] - 0.5), 1, 1, fill=False, lw=0.4, ec="#7a5a2a"))
-            ax.text(r["col"], r["row"], f"{r['tile']}\n{value:.0f}%", ha="center", va="center", fontsize=6.5,
+        for tile, y, x, value in zip(table["tile"], table["row"], table["col"], share):
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=0.4, ec="#7a5a2a"))
+            ax.text(x, y, f"{tile}\n{value:.1f}%", ha="center", va="center", fontsize=6.5,
                     color="white" if value > 0.6 * top else "black")
         ax.set_title(f"% of {label}", fontsize=8)
         ax.set_axis_off()
