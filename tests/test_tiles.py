@@ -115,6 +115,10 @@ def test_the_report_draws_each_island_with_its_tiles(swept):
         assert f"## Which tiles decide the game: {layout}" in md and f"](figures/{sid}.png)" in md
         assert f'id="figure-{sid}"' in html
     assert Path(report / "report.html") in written
+    # the Markdown's top-five table names whole tile numbers and grid places of the island
+    top = md.split("**block.txt: the five tiles whose sinking lost the most games (95% CI)**")[1].split("\n\n")[1]
+    rows = [line.strip("|").split("|") for line in top.splitlines()[2:]]
+    assert len(rows) == 5 and all(0 <= int(r[0]) < 24 and r[1].strip().count(",") == 1 for r in rows)
 
 
 def test_a_store_of_the_format_before_tiles_is_refused_in_one_line(swept, tmp_path):

@@ -281,7 +281,7 @@ def _tiles(sweep):
                     f"{', '.join(dict.fromkeys(mine['rules']))} rules · {int(mine['games'].sum()):,} games · "
                     f"{int(table['losses'].iloc[0]):,} losses · {HUMAN}")
         worst_first = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
-        rows = [[str(r["tile"]), f"{r['row']},{r['col']}", rate_ci(r["sunk"], r["games"]),
+        rows = [[str(int(r["tile"])), f"{int(r['row'])},{int(r['col'])}", rate_ci(r["sunk"], r["games"]),
                  rate_ci(r["caused"], r["losses"]), rate_ci(r["first"], r["games"])] for _, r in worst_first.iterrows()]
         columns = ["Tile", "Row, column", "Ended sunk (of games)", "Caused the loss (of losses)",
                    "Sank first (of games)"]
