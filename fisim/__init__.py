@@ -8,6 +8,14 @@ def load(path):
     return _load(path)
 
 
+def load_tiles(path):
+    """Which tiles decide the game in a `fisim sweep` results directory: per cell and island cell,
+    the shares of games it ended sunk, of losses it caused, of games it sank first
+    (see fisim.store.load_tiles)."""
+    from fisim.store import load_tiles as _load_tiles
+    return _load_tiles(path)
+
+
 def simulate(*args, **kwargs):
     """Play games of one setting; one row per game (see fisim.simulation.simulate)."""
     from fisim.simulation import simulate as _simulate

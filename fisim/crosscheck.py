@@ -1,13 +1,16 @@
 """Differential check: the Numba engine against the plain-Python reference, game by game.
 
 The engine records a game with every policy decision; the reference plays the same seed, is
-offered the same decisions, and must list exactly the same options at each and produce exactly
-the same events. The first disagreement is returned as a short report.
+offered the same decisions, and must list exactly the same options at each, produce exactly
+the same events and end with the same result row. The first disagreement is returned as a short
+report.
 """
 from dataclasses import dataclass
 
 from fisim import engine, reference
+from fisim.rules import state as st
 from fisim.rules.config import INCOMPATIBLE, SWITCHES
+from fisim.rules.constants import LOSS_NAMES, MAX_PLAYERS, ROLE_NAMES
 from fisim.rules.options import DECISION_NAMES, decode
 
 
@@ -66,7 +69,26 @@ def crosscheck_game(layout, config, policy, seed, game):
     if len(events) != len(ref.events):
         i = min(len(events), len(ref.events))
         return Mismatch(game, "number of events", i, len(events), len(ref.events), events, ref.events), compared
+    row = result_of_row(rec.result)
+    for key, value in row.items():
+        if ref.result[key] != value:
+            return Mismatch(game, f"result {key}", len(events), value, ref.result[key]), compared
     return None, compared
+
+
+def result_of_row(row):
+    """An engine result row (fisim.rules.state R_*) in the terms of the reference's game.result."""
+    cause = int(row[st.R_CAUSE])
+    return {
+        "won": bool(row[st.R_STATUS] == st.WON),
+        "cause": LOSS_NAMES[cause.bit_length() - 1] if cause else None,
+        "conditions": {name for i, name in enumerate(LOSS_NAMES) if row[st.R_CONDITIONS] >> i & 1},
+        "turns": int(row[st.R_TURNS]), "level": int(row[st.R_LEVEL]), "captured": int(row[st.R_CAPTURED]),
+        "sunk": int(row[st.R_SUNK]), "sunk_mask": int(row[st.R_SUNK_MASK]),
+        "first_sunk": int(row[st.R_FIRST_SUNK]), "last_sunk": int(row[st.R_LAST_SUNK]),
+        "first": int(row[st.R_FIRST]),
+        "team": tuple(ROLE_NAMES[r] for r in row[st.R_ROLE:st.R_ROLE + MAX_PLAYERS] if r >= 0),
+    }
 
 
 class _Stop(Exception):

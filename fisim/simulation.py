@@ -26,14 +26,18 @@ from fisim.rules.state import (
     R_CONDITIONS,
     R_ERROR,
     R_FIRST,
+    R_FIRST_SUNK,
     R_LEVEL,
     R_ROLE,
+    R_SIZE,
     R_STATUS,
     R_SUNK,
+    R_SUNK_MASK,
     R_TURNS,
     WON,
 )
 from fisim.stats import wilson
+from fisim.store import cause_cells
 from policies import DEFAULT as DEFAULT_POLICY
 
 CHUNK = 1 << 18
@@ -46,6 +50,7 @@ GAMES_SCHEMA = pa.schema([
     ("game", pa.int64()), ("seed", pa.int64()), ("won", pa.bool_()), ("cause", _TEXT),
     *[(name, pa.bool_()) for name in CAUSE_COLUMNS],
     ("turns", pa.int16()), ("water_level", pa.int8()), ("treasures", pa.int8()), ("tiles_sunk", pa.int8()),
+    ("sunk_cells", pa.int32()), ("first_sunk", pa.int8()), ("cause_cell", pa.int8()),
     ("team", _TEXT), ("first_player", pa.int8()), ("players", pa.int8()), ("layout", _TEXT),
     ("level", pa.dictionary(pa.int32(), pa.string(), ordered=True)), ("policy", _TEXT), ("rules", _TEXT),
 ])
@@ -101,7 +106,7 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy=DEF
     setting = Setting(level, players, team, layout, policy, rules, seed)
     parts = [setting.frame(rows, lo) for lo, rows in setting.play_chunks(games, threads, first_game, progress)]
     if not parts:
-        return setting.frame(np.zeros((0, R_ERROR + 1), np.int32), first_game)
+        return setting.frame(np.zeros((0, R_SIZE), np.int32), first_game)
     frame = pd.concat(parts, ignore_index=True)
     frame["team"] = union_categoricals([part["team"] for part in parts])    # chunks meet different teams
     frame.attrs["rules_version"] = RULES_VERSION
@@ -167,6 +172,9 @@ def games_frame(rows, config, layout_name, policy_label, seed, first_game):
         "water_level": rows[:, R_LEVEL].astype(np.int8),
         "treasures": rows[:, R_CAPTURED].astype(np.int8),
         "tiles_sunk": rows[:, R_SUNK].astype(np.int8),
+        "sunk_cells": rows[:, R_SUNK_MASK].astype(np.int32),
+        "first_sunk": rows[:, R_FIRST_SUNK].astype(np.int8),
+        "cause_cell": cause_cells(rows).astype(np.int8),
         "team": pd.Categorical.from_codes(team_code, categories=labels),
         "first_player": rows[:, R_FIRST].astype(np.int8),
         "players": np.full(n, config.players, dtype=np.int8),

@@ -1,7 +1,9 @@
 """The results store: a directory with a manifest and one Parquet file per finished chunk.
 
     DIR/manifest.json                      store format, versions, seed, chunk size, target, the cells
-    DIR/chunks/<cell>-<chunk>.parquet      one row of aggregates per finished chunk
+    DIR/chunks/<cell>-<chunk>.parquet      one row of aggregates per finished chunk (with, per
+                                           island cell, the games it ended sunk, the losses its
+                                           sinking caused, the games it sank first)
     DIR/games/<cell>-<chunk>.parquet       one row per game (only with --per-game)
     DIR/lock                               who writes the store (the lock itself is the kernel's)
 
@@ -34,14 +36,25 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fisim.files import atomic_write
-from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
+from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, N_TILES, ROLE_NAMES, SKULL_REACHED
 from fisim.rules.state import WON
-from fisim.rules.turn import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS
+from fisim.rules.turn import (
+    R_CAPTURED,
+    R_CAUSE,
+    R_CONDITIONS,
+    R_FIRST_SUNK,
+    R_LAST_SUNK,
+    R_ROLE,
+    R_STATUS,
+    R_SUNK_MASK,
+    R_TURNS,
+)
 from fisim.stats import wilson
 
-STORE_FORMAT = 4            # 2: chunks describe themselves and are verified; a lock
+STORE_FORMAT = 5            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
                             # 4: a chunk names its cell's settings and the order of its roles
+                            # 5: per island cell: games it ended sunk, losses it caused, sank first
 FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
 MANIFEST = "manifest.json"
 LOCK = "lock"
@@ -52,7 +65,9 @@ GAME_KEYS = ("store_format", "fisim_version", "rules_version", "seed", "chunk_si
 MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", "chunk_size", "target",
                  "per_game", "cells")
 CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
-                 "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES))
+                 "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES),
+                 "tile_sunk", "tile_caused", "tile_first")
+TILE_COUNTS = {"sunk": "tile_sunk", "caused": "tile_caused", "first": "tile_first"}
 DESCRIPTION_KEYS = {"cell", "settings", "roles", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
 CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 
@@ -94,6 +109,25 @@ def file_digest(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def cause_cells(rows):
+    """Per result row, the island cell whose tile's sinking lost the game (Fools' Landing for
+    landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned on:
+    each is the cell that sank last), or -1 (won, or lost to the skull)."""
+    by_tile = (rows[:, R_STATUS] != WON) & (rows[:, R_CAUSE] != SKULL_REACHED)
+    return np.where(by_tile, rows[:, R_LAST_SUNK], -1)
+
+
+def tile_counts(rows):
+    """Per island cell (0..23): the games it ended sunk, the losses it caused (cause_cells), and
+    the games in which it sank first."""
+    masks = rows[:, R_SUNK_MASK].astype(np.int64)
+    caused = cause_cells(rows)
+    first = rows[:, R_FIRST_SUNK]
+    return {"sunk": ((masks[:, None] >> np.arange(N_TILES)) & 1).sum(axis=0),
+            "caused": np.bincount(caused[caused >= 0], minlength=N_TILES),
+            "first": np.bincount(first[first >= 0], minlength=N_TILES)}
+
+
 def chunk_record(cell_key, chunk, first_game, rows):
     """The aggregates of one chunk's result rows (fisim.rules.turn R_* columns) as a dict."""
     won = rows[:, R_STATUS] == WON
@@ -108,6 +142,8 @@ def chunk_record(cell_key, chunk, first_game, rows):
         "role_wins": (present & won).sum(axis=1).astype(np.int64).tolist(),
         "win_bits": np.packbits(won).tobytes(),
     }
+    counts = tile_counts(rows)
+    record.update({column: counts[kind].astype(np.int64).tolist() for kind, column in TILE_COUNTS.items()})
     for i, name in enumerate(CAUSES):
         record[f"cause_{name}"] = int((rows[:, R_CAUSE] == 1 << i).sum())
         record[f"cond_{name}"] = int(((rows[:, R_CONDITIONS] >> i) & 1).sum())
@@ -368,6 +404,10 @@ def _inconsistency(record):
         return "is inconsistent (its turn or treasure counts do not add up to its games)"
     if sum(record[f"cause_{c}"] for c in CAUSES) > games - wins:
         return "is inconsistent (more loss causes than lost games)"
+    tiles = [record[column] for column in TILE_COUNTS.values()]
+    if (any(len(t) != N_TILES or min(t) < 0 or max(t) > games for t in tiles)
+            or sum(record["tile_caused"]) > games - wins or sum(record["tile_first"]) > games):
+        return "is inconsistent (its per-tile counts do not fit its games)"
     return None
 
 
@@ -486,6 +526,48 @@ def cell_table(manifest, chunks):
     frame = pd.DataFrame(rows)
     frame["level"] = frame["level"].astype(pd.CategoricalDtype(list(LEVELS), ordered=True))
     return frame
+
+
+def load_tiles(path):
+    """Which tiles decide the game, per cell of a results directory: one row per cell and island
+    cell (`tile`, 0..23 in the island's row-major order, at grid `row`, `col`) with the share of
+    games it ended sunk (of `games`), of losses its sinking caused (of `losses`: Fools' Landing,
+    a treasure's second temple, a drowned pawn's tile) and of games it sank first (of `games`),
+    each with its count and Wilson 95% interval (<measure>, <measure>_share, _low, _high)."""
+    return tile_table(*read_store(path))
+
+
+def tile_table(manifest, chunks):
+    """fisim.store.load_tiles's table from a store's verified manifest and chunks."""
+    rows = []
+    for cell in manifest["cells"]:
+        done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
+        games = int(done["games"].sum())
+        counts = {kind: _sum_hists(done[column]) if games else np.zeros(N_TILES, np.int64)
+                  for kind, column in TILE_COUNTS.items()}
+        settings = {**{k: cell[k] for k in SETTINGS}, "cell": cell["key"]}
+        rows += [{**settings, **row} for row in
+                 tile_rows(cell["layout_shape"], games, int(done["wins"].sum()) if games else 0, counts)]
+    return pd.DataFrame(rows)
+
+
+def tile_rows(shape, games, wins, counts):
+    """One row per island cell of an island of `shape` (rows of '#' and '.'): `tile` (its number,
+    row-major), grid `row` and `col`, `games`, `losses`, and for each of TILE_COUNTS' kinds in
+    `counts` (per island cell) the count, its share (of losses for "caused", else of games) and
+    Wilson 95% interval (<kind>, <kind>_share, <kind>_low, <kind>_high)."""
+    losses = games - wins
+    places = [(r, c) for r, line in enumerate(shape) for c, ch in enumerate(line) if ch == "#"]
+    rows = []
+    for tile, (r, c) in enumerate(places):
+        row = {"tile": tile, "row": r, "col": c, "games": games, "losses": losses}
+        for kind in TILE_COUNTS:
+            n = losses if kind == "caused" else games
+            k = int(counts[kind][tile])
+            low, high = wilson(k, n)
+            row.update({kind: k, f"{kind}_share": k / n if n else np.nan, f"{kind}_low": low, f"{kind}_high": high})
+        rows.append(row)
+    return rows
 
 
 def _sum_hists(hists):

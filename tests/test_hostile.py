@@ -22,6 +22,7 @@ from fisim.cli import main
 from fisim.compare import compare
 from fisim.report import data
 from fisim.rules.config import ConfigError
+from fisim.rules.state import R_SIZE
 from fisim.store import Store, StoreError, chunk_record
 from fisim.sweep import manifest_for, run_sweep
 from policies import PolicyError, load_policy
@@ -249,7 +250,7 @@ def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
     cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(str(policy)), [()])
     store = Store(tmp_path / "out")
     store.open(manifest_for(cells, 0, {"games": 2000}, False, 1000))
-    rows = np.zeros((1000, 13), np.int32)
+    rows = np.zeros((1000, R_SIZE), np.int32)
     rows[:, 0] = 2                                              # LOST, without running the engine
     store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
     policy.write_text(policy.read_text() + "# edited\n")

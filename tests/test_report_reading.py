@@ -28,6 +28,8 @@ FIGURE_TITLES = {
     "The islands, hardest first (win rate, levels and players pooled)",
     "Islands compared with the standard island: paired differences in win rate (95% intervals)",
     "Rule readings compared with the official rules: paired differences in win rate (95% intervals)",
+    *(f"Which tiles decide the game: {island} (share per tile, 95% intervals in the tables)"
+      for island in ("standard", "skull-island")),
 }
 
 

@@ -56,6 +56,8 @@ class Game:
         self.flood_draw = []               # tile ids, top last
         self.flood_discard = []            # tile ids
         self.turn = 0                      # turns begun
+        self.first_sunk = -1               # the cell that sank first (-1: none, or before a Position)
+        self.last_sunk = -1                # the cell that sank last
         self.active = 0
         self.first = None
         self.actions_left = 0
@@ -158,4 +160,5 @@ class Game:
         game.flood_draw = [t for t in position.flood_draw if t not in gone]
         game.flood_discard = sorted(set(position.flood_discard) - gone)
         game.decision = Decision(position.decision, position.decider, sunk)
+        game.last_sunk = sunk
         return game

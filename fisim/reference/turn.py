@@ -232,6 +232,9 @@ def treasure_lost(game):
 
 def sink(game, cell):
     """A tile has sunk: lose at once (R-LOSE), or the pawns on it swim (R-SWIM-1..3)."""
+    game.last_sunk = cell
+    if game.board.sunk_count() == 1:
+        game.first_sunk = cell
     conditions = 0
     if game.board.tile_at[cell] == FOOLS_LANDING:
         conditions |= LANDING_SUNK
@@ -301,6 +304,9 @@ def end_game(game, won, conditions):
         "level": game.level,
         "captured": len(game.captured),
         "sunk": game.board.sunk_count(),
+        "sunk_mask": sum(1 << c for c in range(len(game.board.status)) if not game.board.exists(c)),
+        "first_sunk": game.first_sunk,
+        "last_sunk": game.last_sunk,
         "first": game.first,
         "team": tuple(ROLE_NAMES[p.role] for p in game.players),
     }

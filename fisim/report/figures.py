@@ -287,3 +287,31 @@ def islands(shapes, rates, subtitle):
         ax.set_title(f"{r['layout']}\n{100 * r['rate']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})",
                      fontsize=7.5)
     return fig
+
+
+TILE_PANELS = (("sunk", "games it ended sunk"), ("caused", "losses its sinking caused"),
+               ("first", "games it sank first"))
+
+
+@_drawn
+def tiles(layout, table, subtitle):
+    """One island drawn as its grid, three times: each tile (a place on the grid, numbered
+    row-major) coloured by the share of games it ended sunk, of losses it caused and of games it
+    sank first, and labelled with its number and that share; `table` is one island of data.tiles."""
+    height, width = int(table["row"].max()) + 1, int(table["col"].max()) + 1
+    fig = _figure(3 * (0.55 * width + 0.4), 1.8 + 0.55 * height,
+                  f"Which tiles decide the game: {layout} (share per tile, 95% intervals in the tables)", subtitle)
+    for ax, (kind, label) in zip(fig.subplots(1, 3), TILE_PANELS):
+        share = 100 * table[f"{kind}_share"].to_numpy(dtype=float)
+        grid = np.full((height, width), np.nan)
+        grid[table["row"], table["col"]] = share
+        top = max(float(np.nanmax(share)) if np.isfinite(share).any() else 0.0, 1.0)
+        image = ax.imshow(grid, cmap="OrRd", vmin=0, vmax=top, interpolation="none")
+        for tile, y, x, value in zip(table["tile"], table["row"], table["col"], share):
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=0.4, ec="#7a5a2a"))
+            ax.text(x, y, f"{tile}\n{value:.1f}%", ha="center", va="center", fontsize=6.5,
+                    color="white" if value > 0.6 * top else "black")
+        ax.set_title(f"% of {label}", fontsize=8)
+        ax.set_axis_off()
+        fig.colorbar(image, ax=ax, shrink=0.8, location="bottom", pad=0.02)
+    return fig

@@ -1,6 +1,7 @@
 """What a report says: its sections, each a figure and tables with captions, built from the
 aggregates of fisim.report.data. The HTML and Markdown writers render the same Report, so both
 show the same numbers. A section is only made when the sweep has the data for it."""
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,7 +54,9 @@ def ci(low, high, digits=2):
 
 
 def rate_ci(k, n):
-    """'12.34% (11.90–12.80)': a rate and its 95% Wilson interval, from k of n."""
+    """'12.34% (11.90–12.80)': a rate and its 95% Wilson interval, from k of n ('–' of none)."""
+    if not n:
+        return "–"
     low, high = wilson(int(k), int(n))
     return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
 
@@ -129,7 +132,7 @@ def build(sweep, title=None):
     ranked = data.teams(sweep)
     sections = [_win_by_level(main), _heat_map(main), _team_ranking(sweep, main, ranked),
                 _adventurers(sweep, main), _loss_causes(main), _survival(main),
-                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS)]
+                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS), *_tiles(sweep)]
     sections = [s for s in sections if s is not None]
     islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
     if islands is not None:
@@ -267,6 +270,30 @@ def _islands(sweep, rates):
         _who(sweep, cells, held=("policy", "rules")), figures.islands(data.island_shapes(sweep), rates, subtitle),
         [Table("Win rate per island, hardest first (levels, players and teams pooled)",
                ["Layout", "Win rate", "95% CI", "Games", "Wins"], rows)])
+
+
+def _tiles(sweep):
+    """One section per island: which tiles decide its games, at the main slice's policy and rules."""
+    cells = data.island_cells(sweep)
+    for layout, table in data.tiles(sweep).items():
+        mine = cells[cells["layout"] == layout]
+        subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · {layout} island · "
+                    f"{', '.join(dict.fromkeys(mine['rules']))} rules · {int(mine['games'].sum()):,} games · "
+                    f"{int(table['losses'].iloc[0]):,} losses · {HUMAN}")
+        worst_first = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
+        rows = [[str(int(r["tile"])), f"{int(r['row'])},{int(r['col'])}", rate_ci(r["sunk"], r["games"]),
+                 rate_ci(r["caused"], r["losses"]), rate_ci(r["first"], r["games"])] for _, r in worst_first.iterrows()]
+        columns = ["Tile", "Row, column", "Ended sunk (of games)", "Caused the loss (of losses)",
+                   "Sank first (of games)"]
+        yield Section(
+            "tiles-" + re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-"), f"Which tiles decide the game: {layout}",
+            "Each tile of the island — a place on its grid, numbered row by row, since the tiles are placed at random "
+            "each game — coloured by the share of games it ended sunk, the share of losses its sinking caused (Fools' "
+            "Landing for landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned "
+            "on; losses to the skull have no such tile) and the share of games in which it was the first to sink.",
+            _who(sweep, mine, held=("policy", "rules")), figures.tiles(layout, table, subtitle),
+            [Table(f"{layout}: the five tiles whose sinking lost the most games (95% CI)", columns, rows[:5]),
+             Table(f"{layout}: every tile, most losses caused first (95% CI)", columns, rows, markdown=False)])
 
 
 def _comparison(sweep, axis, sid, title, noun, levels):

@@ -59,7 +59,7 @@ P_FLIGHT_USED = PUB.add("P_FLIGHT_USED", 1, "1 once the Pilot has flown this tur
 P_DECISION = PUB.add("P_DECISION", 1, "decision kind being asked (fisim.rules.options)")
 P_DECIDER = PUB.add("P_DECIDER", 1, "seat deciding: the active one (action, window), the "
                     "discarding player, the swimmer")
-P_SUNK_CELL = PUB.add("P_SUNK_CELL", 1, "the cell that sank (swim decisions)")
+P_SUNK_CELL = PUB.add("P_SUNK_CELL", 1, "the cell that sank last (swim decisions: the one swum from)")
 P_STATUS = PUB.add("P_STATUS", 1, "PLAYING, WON, LOST or ERROR")
 P_CONDITIONS = PUB.add("P_CONDITIONS", 1, "loss conditions mask (fisim.rules.constants)")
 P_CAUSE = PUB.add("P_CAUSE", 1, "primary cause bit")
@@ -69,6 +69,8 @@ P_ERROR = PUB.add("P_ERROR", 1, "1 + decision kind at which the policy chose an 
 P_LIFT = PUB.add("P_LIFT", 1, "at a LIFT_DEST decision: the LIFT code (holder, seats) of the "
                  "Helicopter Lift whose destination is asked (0: none)")
 P_LIFT_FROM = PUB.add("P_LIFT_FROM", 1, "the decision kind that lift was chosen at")
+P_FIRST_SUNK = PUB.add("P_FIRST_SUNK", 1, "1 + the cell that sank first in this game (0: none yet, or "
+                       "tiles had sunk before a hand-built position)")
 P_SIZE = PUB.close(globals()).size
 
 PLAYING, WON, LOST, ERROR = 0, 1, 2, 3
@@ -100,6 +102,10 @@ R_SUNK = RESULT.add("R_SUNK", 1, "tiles sunk")
 R_FIRST = RESULT.add("R_FIRST", 1, "seat of the first player")
 R_ROLE = RESULT.add("R_ROLE", MAX_PLAYERS, "role per seat (-1: empty seat)")
 R_ERROR = RESULT.add("R_ERROR", 1, "1 + decision kind of an illegal choice (0: none)")
+R_SUNK_MASK = RESULT.add("R_SUNK_MASK", 1, "bitmask of the cells sunk by the end")
+R_FIRST_SUNK = RESULT.add("R_FIRST_SUNK", 1, "the cell that sank first (-1: none)")
+R_LAST_SUNK = RESULT.add("R_LAST_SUNK", 1, "the cell that sank last (-1: none); the tile whose loss "
+                         "ended a game lost to landing-sunk, treasure-lost or drowned")
 R_SIZE = RESULT.close(globals()).size
 
 ALL_CELLS = (1 << N_TILES) - 1

@@ -51,6 +51,7 @@ from fisim.rules.options import (
 from fisim.rules.rng import FLOOD, POLICY, TREASURE, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
+    ALL_CELLS,
     ERROR,
     H_FPILE,
     H_TPILE,
@@ -72,6 +73,7 @@ from fisim.rules.state import (
     P_FDISC,
     P_FDRAW_N,
     P_FIRST,
+    P_FIRST_SUNK,
     P_FLAYER,
     P_FLIGHT_USED,
     P_FLOODED,
@@ -97,10 +99,13 @@ from fisim.rules.state import (
     R_CONDITIONS,
     R_ERROR,
     R_FIRST,
+    R_FIRST_SUNK,
+    R_LAST_SUNK,
     R_LEVEL,
     R_ROLE,
     R_STATUS,
     R_SUNK,
+    R_SUNK_MASK,
     R_TURNS,
     WON,
     X_DECLOG,
@@ -348,6 +353,9 @@ def sink(g, rng, cell):
     g[P_EXISTS] &= ~(1 << cell)
     g[P_FLOODED] &= ~(1 << cell)
     g[P_SUNK_COUNT] += 1
+    g[P_SUNK_CELL] = cell
+    if g[P_SUNK_COUNT] == 1:
+        g[P_FIRST_SUNK] = cell + 1
     log_event(g, ev.EV_SINK, cell, 0, 0)
     players = g[P_PLAYERS]
     rescue = g[P_CFG + C_NO_HELI_RESCUE] == 0 and holders_mask(g, HELI) != 0
@@ -366,7 +374,6 @@ def sink(g, rng, cell):
                     conditions |= DROWNED
         lose(g, conditions)
         return
-    g[P_SUNK_CELL] = cell
     for k in range(players):
         s = (g[P_ACTIVE] + k) % players
         if g[P_POS + s] != cell:
@@ -480,5 +487,8 @@ def result_row(g, out):
     for s in range(MAX_PLAYERS):
         out[R_ROLE + s] = g[P_ROLE + s]
     out[R_ERROR] = g[P_ERROR]
+    out[R_SUNK_MASK] = ALL_CELLS & ~g[P_EXISTS]
+    out[R_FIRST_SUNK] = g[P_FIRST_SUNK] - 1
+    out[R_LAST_SUNK] = g[P_SUNK_CELL] if g[P_SUNK_COUNT] > 0 else -1
 
 
