@@ -50,7 +50,8 @@ def main():
     baseline = {}
     if args.baseline:
         policy = load_policy(args.baseline)
-        baseline = {(level, p): play(layout, policy, level, p, args)[0] for level in levels for p in players}
+        baseline = {(level, p): play(layout, policy, level, p, args)[0][:, R_STATUS] == WON
+                    for level in levels for p in players}
     for name in args.policies.split(","):
         policy = load_policy(name)
         print(f"policy {policy.NAME}@{policy.VERSION}: {args.layout} island, random teams, "
