@@ -347,13 +347,20 @@ def test_a_failing_policy_is_one_line_in_sweep_and_replay(tmp_path, capsys, misb
 def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     from fisim.simulation import simulate
     assert len(simulate(players=1, rules="solo", policy=str(misbehaving), games=1)) == 1  # compiled; alone it returns
-    proc = subprocess.Popen([str(FISIM), "simulate", "--players", "4", "--policy", misbehaving, "--games", "10",
-                             "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # as from a terminal: Ctrl-C not ignored, whatever this test run inherited (a job started in the
+    # background by a script ignores it, and so would every process it starts)
+    as_from_a_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                          "os.execv(sys.argv[1], sys.argv[1:])")
+    proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, str(FISIM), "simulate", "--players", "4",
+                             "--policy", misbehaving, "--games", "10", "--threads", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(15)
     assert proc.poll() is None, "with 4 players the policy never returns"
     proc.send_signal(signal.SIGINT)
-    # a stuck process never exits; a minute leaves room for a start-up slowed by a busy machine
-    assert proc.wait(timeout=60) in (-signal.SIGINT, 130)
+    try:    # a stuck process never exits; a minute leaves room for a start-up slowed by a busy machine
+        assert proc.wait(timeout=60) in (-signal.SIGINT, 130)
+    finally:
+        proc.kill()
 
 
 # --- the Python API ---------------------------------------------------------------------------
