@@ -5,6 +5,8 @@ fixed run of game indices (fisim.store.chunk_slot), so what a chunk holds does n
 threads, processes, machines or the target: a sweep resumed after an interruption, run on a Dask
 cluster, or extended with more games, gives the same store as one uninterrupted run.
 """
+import gc
+
 import fisim
 from fisim.rules.config import RULES_VERSION
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
@@ -94,7 +96,13 @@ class DaskBackend:
         except Exception as exc:        # whatever distributed raises for a bad or dead address
             if self.cluster is not None:
                 self.cluster.close()
-            raise BackendError(f"cannot start the Dask cluster {address or ''}: {_first_line(exc)}") from None
+            error = _first_line(exc)
+        else:
+            return
+        # a Client that failed to start is closed now: closed by a later garbage collection that
+        # happens inside another Client's start, it deadlocks on its event loop
+        gc.collect()
+        raise BackendError(f"cannot start the Dask cluster {address or ''}: {error}")
 
     def run(self, tasks, seed, per_game, progress):
         """Each chunk's (record, frame) as it arrives; progress(games) then."""
