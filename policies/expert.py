@@ -59,6 +59,7 @@ from fisim.rules.state import (
     P_TILE_AT,
     hand_at,
     low_bit,
+    no_refcount,
     restore,
 )
 from policies.common import (
@@ -166,7 +167,12 @@ def ranked(pub, options, n, kind, top):
     have = np.zeros(N_ROWS, np.int32)
     shk = np.empty(K_SHORE, np.int32)
     nshk = _prepare(pub, kind, risk, imp0, table, shk)
-    sp = pub.copy()
+    return _rank(pub, options, n, kind, top, pub.copy(), table, have, risk, imp0, shk, nshk)
+
+
+@no_refcount
+def _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk):
+    """ranked's loop over the options, with its tables made (sp: the lookahead copy of pub)."""
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
     count = 0
     for i in range(n):
@@ -192,7 +198,8 @@ def _keep(top, count, i, d, v):
         return count
     j = min(count, k - 1)
     while j > 0 and top[j - 1, 2] < v:
-        top[j] = top[j - 1]
+        for f in range(3):
+            top[j, f] = top[j - 1, f]
         j -= 1
     top[j, 0] = i
     top[j, 1] = d
@@ -270,7 +277,7 @@ def _worth_scoring(c, kind):
     return not (t == PASS and kind == SWIM)
 
 
-@njit
+@no_refcount
 def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk):
     """The evaluation of the position option c leads to (sp: the lookahead copy)."""
     t = otype(c)

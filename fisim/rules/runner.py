@@ -49,7 +49,9 @@ def record_game(g, rng, master_seed, game, out):
 def play_out(g, rng, c):
     """Continue a game from an action decision, option c (a whole code: a Helicopter Lift with its
     destination) chosen, to its end: the rest of that action phase and turn, then every turn after.
-    Search plays its rollouts with it, on sampled copies of the game (fisim.rules.worlds)."""
+    Search plays its rollouts with it, on sampled copies of the game (fisim.rules.worlds); the
+    caller keeps g and rng alive, so the game runs on views of them without reference counts."""
+    g, rng = uncounted(g), uncounted(rng)
     play_on(g, rng, IN_ACTIONS if take_action(g, rng, c) else ACTIONS_DONE)
 
 
