@@ -31,6 +31,7 @@ from fisim.rules.state import (
     hand_at,
     low_bit,
     orth,
+    stack_empty,
 )
 from fisim.rules.state import popcount as bitcount
 from fisim.rules.view import flood_draw_mask
@@ -39,6 +40,7 @@ BIG = 99              # "unreachable" in a distance field
 LIFT_MEMO = MEM_SIZE - 1   # the policy-memory slot where a lift's chosen destination waits for
                            # its LIFT_DEST decision (lift_chosen / remembered_destination)
 N_CELLS = N_TILES
+MAX_LAYERS = 32      # flood-pile layers (Waters Rise! groups) told apart; any above share the top one
 # --- weights of tile_importance (shared by greedy and expert) ---
 LOSS = 10000.0        # a tile whose sinking loses the game
 TEMPLE_TWIN_FLOODED = 1500.0    # a temple still needed whose twin is flooded ...
@@ -189,15 +191,17 @@ def sink_risk(pub, risk, with_draw):
     pwr = p_waters_rise(pub) if with_draw else 0.0
     d = bitcount(disc)
     # how many known cards lie above each layer
-    above = np.zeros(32, np.int32)
-    size = np.zeros(32, np.int32)
+    above = stack_empty(MAX_LAYERS, np.int32)
+    size = stack_empty(MAX_LAYERS, np.int32)
+    above[:] = 0
+    size[:] = 0
     layered = 0
     maxly = 0
     for t in range(N_CELLS):
         ly = pub[P_FLAYER + t]
         if ly > 0 and (pile >> t) & 1:
-            if ly > 31:
-                ly = 31
+            if ly >= MAX_LAYERS:
+                ly = MAX_LAYERS - 1
             size[ly] += 1
             layered += 1
             if ly > maxly:
@@ -220,8 +224,8 @@ def sink_risk(pub, risk, with_draw):
             risk[c] = (1.0 - pwr) * p0 + pwr * min(1.0, f1 / max(d, 1))
         else:
             ly = pub[P_FLAYER + t]
-            if ly > 31:
-                ly = 31
+            if ly >= MAX_LAYERS:
+                ly = MAX_LAYERS - 1
             a = above[ly]
             sz = max(size[ly], 1)
             p0 = min(1.0, max(0.0, (f0 - a) / sz))

@@ -56,11 +56,13 @@ from fisim.rules.state import (
     P_PLAYERS,
     P_POS,
     P_ROLE,
+    P_SIZE,
     P_TILE_AT,
     hand_at,
     low_bit,
     no_refcount,
     restore,
+    stack_empty,
 )
 from policies.common import (
     BIG,
@@ -130,6 +132,7 @@ F_FL = 4              # 4 rows: per seat, distance to Fools' Landing
 F_PAWN = 8            # 4 rows: per seat, walking distance from its position at decision time
 F_SHORE = 12          # K_SHORE rows: active player's distance to shore each tracked tile
 N_ROWS = 12 + K_SHORE
+TABLE_SIZE = N_ROWS * N_CELLS
 
 
 @njit
@@ -148,7 +151,7 @@ def decide(pub, options, n, mem, rng):
 def _best(pub, options, n, kind, mem):
     """The option leading to the best-scored position; a Helicopter Lift's destination is kept in
     `mem` for the LIFT_DEST decision that follows."""
-    top = np.empty((1, 3))
+    top = stack_empty(3, np.float64).reshape((1, 3))
     if ranked(pub, options, n, kind, top) == 0:
         return 0
     i = int(top[0, 0])
@@ -161,13 +164,16 @@ def ranked(pub, options, n, kind, top):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
     A Helicopter Lift is scored destination by destination (docs/model.md)."""
-    risk = np.empty(N_CELLS, np.float64)
-    imp0 = np.empty(N_CELLS, np.float64)
-    table = np.empty((N_ROWS, N_CELLS), np.int32)
-    have = np.zeros(N_ROWS, np.int32)
-    shk = np.empty(K_SHORE, np.int32)
+    risk = stack_empty(N_CELLS, np.float64)
+    imp0 = stack_empty(N_CELLS, np.float64)
+    table = stack_empty(TABLE_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
+    have = stack_empty(N_ROWS, np.int32)
+    have[:] = 0
+    shk = stack_empty(K_SHORE, np.int32)
     nshk = _prepare(pub, kind, risk, imp0, table, shk)
-    return _rank(pub, options, n, kind, top, pub.copy(), table, have, risk, imp0, shk, nshk)
+    sp = stack_empty(P_SIZE, np.int32)
+    sp[:] = pub
+    return _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk)
 
 
 @no_refcount
@@ -492,7 +498,7 @@ def _window(pub, options, n):
         first -= 1
     if first == n:
         return 0
-    tops = np.zeros(3, np.int32)
+    tops = stack_empty(3, np.int32)
     pile_layers(pub, tops)
     caps = pub[P_CAPTURED]
     best = 0

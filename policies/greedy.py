@@ -77,6 +77,7 @@ from fisim.rules.state import (
     hand_at,
     hand_size,
     low_bit,
+    stack_empty,
 )
 from policies.common import (
     BIG,
@@ -124,7 +125,7 @@ SWIM_FLOODED = 0.5     # a flooded destination counts as this much farther for a
 @njit
 def _move_toward(pub, options, n, targets, role):
     """The index of the move (MOVE, FLY, DIVE) that gets closest to `targets`, if it gets closer."""
-    dist = np.empty(N_CELLS, np.int32)
+    dist = stack_empty(N_CELLS, np.int32)
     field(pub, targets, role, dist)
     here = dist[pub[P_POS + pub[P_ACTIVE]]]
     best = -1
@@ -242,7 +243,7 @@ def _escape(pub, options, n, mem):
     if pub[P_CAPTURED] != ALL_TREASURES_MASK:
         return -1
     if team_count(pub, HELI) >= 2:
-        dist = np.empty(N_CELLS, np.int32)
+        dist = stack_empty(N_CELLS, np.int32)
         field(pub, 1 << fl, -1, dist)
         best = -1
         bv = 0
@@ -268,7 +269,7 @@ def _capture_this_turn(pub, options, n, mem):
     a = pub[P_ACTIVE]
     caps = pub[P_CAPTURED]
     role = pub[P_ROLE + a]
-    dist = np.empty(N_CELLS, np.int32)
+    dist = stack_empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
         if not (caps >> t) & 1 and pub[hand_at(a, t)] >= 4:
             tm = temples_mask(pub, t)
@@ -304,7 +305,7 @@ def _give(pub, options, n):
 @njit
 def _best_shore(pub, options, n):
     """5. the shore up with most at stake, and its stake ((-1, 0) if none)."""
-    risk = np.empty(N_CELLS, np.float64)
+    risk = stack_empty(N_CELLS, np.float64)
     sink_risk(pub, risk, True)
     caps = pub[P_CAPTURED]
     best = -1
@@ -329,7 +330,7 @@ def _bring_to_temple(pub, options, n, mem):
     a = pub[P_ACTIVE]
     caps = pub[P_CAPTURED]
     role = pub[P_ROLE + a]
-    dist = np.empty(N_CELLS, np.int32)
+    dist = stack_empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
             continue
@@ -420,7 +421,7 @@ def _toward_fools_landing(pub, options, n):
 def _window(pub, options, n):
     """A Sandbags on Fools' Landing or a last temple whose card may come next, or on another
     temple still needed whose card comes next with a fair chance; else PASS."""
-    tops = np.zeros(3, np.int32)
+    tops = stack_empty(3, np.int32)
     known = False           # the flood pile's known top cards, read at the first Sandbags
     caps = pub[P_CAPTURED]
     for i in range(n):
@@ -475,7 +476,7 @@ def _swim(pub, options, n, mem):
     to swim (its destination kept in `mem`)."""
     fl = fools_cell(pub)
     s = pub[P_DECIDER]
-    dist = np.empty(N_CELLS, np.int32)
+    dist = stack_empty(N_CELLS, np.int32)
     field(pub, 1 << fl, pub[P_ROLE + s], dist)
     flooded = pub[P_FLOODED]
     can_swim = offers(options, n, SWIM_TO)

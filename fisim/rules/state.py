@@ -13,11 +13,11 @@ around: every array handed to a compiled function costs reference counting, and 
 that cost stays small; `uncounted` removes it where games are played in bulk.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
+from numba.np.arrayobj import make_array, populate_array
 
 from fisim.rules.config import C_SIZE
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURE_CARDS
@@ -204,6 +204,29 @@ def read_only(typingctx, array):
     def codegen(context, builder, sig, args):
         return impl_ret_borrowed(context, builder, sig.return_type, args[0])
     return array.copy(readonly=True)(array), codegen
+
+
+@intrinsic
+def stack_empty(typingctx, count, dtype):
+    """An uninitialised 1-d array of `count` (a constant) items of `dtype` on the calling function's
+    stack: no allocation and no reference count, for a policy's small per-decision tables (a heap
+    array costs a malloc, a free and counted references at each decision). It lives until the
+    function returns, and must not be returned or kept."""
+    if not isinstance(count, types.IntegerLiteral):
+        return None
+    item = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
+    array_type = types.Array(item, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        n = count.literal_value
+        data = cgutils.alloca_once(builder, context.get_value_type(item), size=n)
+        array = make_array(array_type)(context, builder)
+        size = context.get_constant(types.intp, n)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_value_type(item)))
+        populate_array(array, data=data, shape=cgutils.pack_array(builder, [size]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+    return array_type(count, dtype), codegen
 
 
 # The decorator of a hot function compiled without reference counting (Numba's `_nrt` option):
