@@ -211,7 +211,7 @@ def stack_empty(typingctx, count, dtype):
     """An uninitialised 1-d array of `count` (a constant) items of `dtype` on the calling function's
     stack: no allocation and no reference count, for a policy's small per-decision tables (a heap
     array costs a malloc, a free and counted references at each decision). It lives until the
-    function returns, and must not be returned or kept."""
+    function returns, and must not be returned or kept; in a loop, each pass gets the same memory."""
     if not isinstance(count, types.IntegerLiteral):
         return None
     item = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
