@@ -17,7 +17,9 @@ POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} i
                "to the end, about a thousand times slower) or a policy .py file.")
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
-              + " (rule ids as in the rules contract).")
+              + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
+              "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
+              "docs/model.md), combinable with switches; a file's numbers win over solo's.")
 OUT_SUFFIXES = (".parquet", ".csv")
 TABLE_FORMATS = ("text", "csv", "json")
 
@@ -62,7 +64,7 @@ def _setting_options(f):
         click.option("--layout", default="standard", show_default=True, metavar="NAME|FILE",
                      help="A built-in island (see `fisim layouts`) or a layout file."),
         click.option("--policy", default=DEFAULT, show_default=True, metavar="NAME|FILE", help=POLICY_HELP),
-        click.option("--rules", "rules", multiple=True, metavar="SWITCH",
+        click.option("--rules", "rules", multiple=True, metavar="SWITCH|FILE.toml",
                      help="Rules, repeatable to combine switches: " + RULES_HELP),
         click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
                      help="Master seed; game i of a seed is always the same game."),
@@ -233,7 +235,8 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--policies", "policies_text", default=None,
               help=f"Policies to compare, comma-separated (default: {DEFAULT}). " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
-              help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue. " + RULES_HELP)
+              help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue,"
+                   "hard.toml+heli-all. " + RULES_HELP)
 @click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 20000].")
 @click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
               help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
@@ -276,7 +279,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         _check_threads(threads)
     try:
         rule_variants = grid.parse_rules(rules_text)
-        solo = any("solo" in r for r in rule_variants)
+        solo = any("solo" in switches for switches, _ in rule_variants)
         cells = grid.expand(grid.parse_layouts(layouts_text), grid.parse_levels(levels),
                             grid.parse_players(players_text, solo), grid.parse_teams(teams),
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)

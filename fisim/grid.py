@@ -1,15 +1,16 @@
 """The sweep grid: parse each axis (ranges and lists) and expand them into cells.
 
-A cell is one setting: layout, level, players, team (None = a random team each game), policy
-and rule switches. Every bad value is a ConfigError naming it and the valid choices.
+A cell is one setting: layout, level, players, team (None = a random team each game), policy,
+rule switches and a variant (its rule numbers, carried by value: a worker needs no file). Every
+bad value is a ConfigError naming it and the valid choices.
 """
 import hashlib
 import itertools
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
-from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team
+from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team, rules_label, split_rules
 from fisim.rules.constants import LEVELS, ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, load_layout
 
@@ -22,11 +23,12 @@ class Cell:
     team: tuple          # roles in seat order, or None for a random team each game
     policy: str
     rules: tuple         # sorted rule switches; () for the official rules
+    variant: object = None   # a fisim.rules.variant.Variant, or None for the official rule numbers
 
     @property
     def config(self):
         return GameConfig(players=self.players, level=self.level, team=self.team,
-                          switches=frozenset(self.rules)).validate()
+                          switches=frozenset(self.rules), variant=self.variant).validate()
 
     @property
     def layout_label(self):
@@ -39,12 +41,19 @@ class Cell:
 
     @property
     def rules_label(self):
-        return "+".join(self.rules) or "official"
+        return rules_label(self.rules, self.variant)
+
+    @property
+    def variant_record(self):
+        """The variant's name (None: the official numbers) and every rule number the cell plays."""
+        parameters = {k: list(v) if isinstance(v, tuple) else v for k, v in self.config.parameters.items()}
+        return {"variant": self.variant.name if self.variant else None, "parameters": parameters}
 
     @property
     def key(self):
         """A short stable id of the cell, used in chunk file names."""
-        text = json.dumps(asdict(self), sort_keys=True)
+        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "variant"}
+        text = json.dumps({**settings, **self.variant_record}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -105,15 +114,20 @@ def _labels_unique(labels, what):
 
 
 def parse_rules(text):
-    """'official,navigator-plain,heli-all+no-heli-rescue' -> [(), ('navigator-plain',), (...)]."""
+    """'official,navigator-plain,heli-all+no-heli-rescue,hard.toml' -> [((), None),
+    (('navigator-plain',), None), (('heli-all', 'no-heli-rescue'), None), ((), <Variant hard>)]:
+    per item its sorted switches and its variant (of a variant file, FILE.toml)."""
     variants = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
-        switches = tuple(sorted({s for s in item.split("+") if s != "official"}))
+        switches, variant = split_rules([s.strip() for s in item.split("+")])
         for s in switches:
             if s not in SWITCHES:
-                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
-        variants.append(switches)
-    return list(dict.fromkeys(variants)) or [()]
+                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}, "
+                                  "or a variant file FILE.toml")
+        variants.append((tuple(sorted(switches)), variant))
+    variants = list(dict.fromkeys(variants)) or [((), None)]
+    _labels_unique([v.name for v in dict.fromkeys(v for _, v in variants if v)], "variant")
+    return variants
 
 
 def parse_teams(text):
@@ -153,10 +167,11 @@ def expand(layouts, levels, players, teams, policies, rules):
             team_list = list(itertools.combinations(ROLE_NAMES, p))
         else:
             team_list = [t for t in teams if len(t) == p]
-        for layout, level, team, policy, switches in itertools.product(layouts, levels, team_list, policies, rules):
+        for layout, level, team, policy, (switches, variant) in itertools.product(
+                layouts, levels, team_list, policies, rules):
             if (p == 1) != ("solo" in switches):
                 continue
-            cell = Cell(layout, level, p, team, policy, switches)
+            cell = Cell(layout, level, p, team, policy, switches, variant)
             cell.config        # validates the setting
             cells.append(cell)
     if not cells:

@@ -226,8 +226,3 @@ class GameConfig:
 def rules_label(switches, variant):
     """'official', or the switches, sorted, then the variant's name, joined by '+'."""
     return "+".join([*sorted(switches), *([variant.name] if variant else [])]) or "official"
-
-
-def parameter_text(key, value):
-    """A parameter's value as one word of a results table: '4', or a meter '2 2 3 skull'."""
-    return " ".join(map(str, value)) if key == "meter" else str(value)

@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import tomllib
-
 from fisim.errors import ConfigError
 from fisim.rules.constants import FLOOD_COUNT, N_TREASURES, SKULL
 
@@ -97,6 +95,11 @@ class Variant:
                                f"starting position {start_level}; put it at {start_level + 1} to {MAX_SKULL}")
 
 
+def parameter_text(key, value):
+    """A rule number as a results table shows it: '4', or a meter '2 2 3 3 skull'."""
+    return " ".join(map(str, value)) if key == "meter" else str(value)
+
+
 def is_variant_file(text):
     return str(text).endswith(".toml")
 
@@ -110,6 +113,7 @@ def load_variant(path):
         raise ConfigError(f"variant file {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"variant file {path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    import tomllib  # Python 3.11 and later: only a variant file needs it
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
