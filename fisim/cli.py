@@ -279,7 +279,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         _check_threads(threads)
     try:
         rule_variants = grid.parse_rules(rules_text)
-        solo = any("solo" in switches for switches, _ in rule_variants)
+        solo = any("solo" in r for r in rule_variants)
         cells = grid.expand(grid.parse_layouts(layouts_text), grid.parse_levels(levels),
                             grid.parse_players(players_text, solo), grid.parse_teams(teams),
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)

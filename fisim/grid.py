@@ -114,9 +114,9 @@ def _labels_unique(labels, what):
 
 
 def parse_rules(text):
-    """'official,navigator-plain,heli-all+no-heli-rescue,hard.toml' -> [((), None),
-    (('navigator-plain',), None), (('heli-all', 'no-heli-rescue'), None), ((), <Variant hard>)]:
-    per item its sorted switches and its variant (of a variant file, FILE.toml)."""
+    """'official,navigator-plain,heli-all+no-heli-rescue,hard.toml+solo' -> [(), ('navigator-plain',),
+    ('heli-all', 'no-heli-rescue'), ('solo', <Variant hard>)]: per item its sorted switches,
+    followed by the Variant of its variant file (FILE.toml) if it names one."""
     variants = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
         switches, variant = split_rules([s.strip() for s in item.split("+")])
@@ -124,10 +124,20 @@ def parse_rules(text):
             if s not in SWITCHES:
                 raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}, "
                                   "or a variant file FILE.toml")
-        variants.append((tuple(sorted(switches)), variant))
-    variants = list(dict.fromkeys(variants)) or [((), None)]
-    _labels_unique([v.name for v in dict.fromkeys(v for _, v in variants if v)], "variant")
+        variants.append((*sorted(switches), *([variant] if variant else [])))
+    variants = list(dict.fromkeys(variants)) or [()]
+    _labels_unique([v.name for v in dict.fromkeys(_variant_of(r) for r in variants) if v], "variant")
     return variants
+
+
+def _switches_of(rules):
+    """The switches of a parse_rules item."""
+    return tuple(r for r in rules if isinstance(r, str))
+
+
+def _variant_of(rules):
+    """The Variant of a parse_rules item, or None."""
+    return next((r for r in rules if not isinstance(r, str)), None)
 
 
 def parse_teams(text):
@@ -153,7 +163,7 @@ def parse_policies(text):
 
 
 def expand(layouts, levels, players, teams, policies, rules):
-    """Every cell of the grid, in a fixed order."""
+    """Every cell of the grid, in a fixed order; `rules` items as parse_rules gives them."""
     if teams not in ("random", "all"):
         wrong = [t for t in teams if len(t) not in players]
         if wrong:
@@ -167,11 +177,10 @@ def expand(layouts, levels, players, teams, policies, rules):
             team_list = list(itertools.combinations(ROLE_NAMES, p))
         else:
             team_list = [t for t in teams if len(t) == p]
-        for layout, level, team, policy, (switches, variant) in itertools.product(
-                layouts, levels, team_list, policies, rules):
-            if (p == 1) != ("solo" in switches):
+        for layout, level, team, policy, item in itertools.product(layouts, levels, team_list, policies, rules):
+            if (p == 1) != ("solo" in item):
                 continue
-            cell = Cell(layout, level, p, team, policy, switches, variant)
+            cell = Cell(layout, level, p, team, policy, _switches_of(item), _variant_of(item))
             cell.config        # validates the setting
             cells.append(cell)
     if not cells:

@@ -141,13 +141,22 @@ def variant_of_words(words, name):
     values = {}
     for word in words:
         key, _, text = word.partition("=")
-        if key not in PARAMETERS:
-            raise ConfigError(f"unknown rule number {key!r} in {word!r}; choose from: {', '.join(PARAMETERS)}")
         items = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in text.split(",")]
-        value = items if key == "meter" else items[0]
-        values[key] = parse_value(key, value, lambda problem: ConfigError(f"{word}: {problem}"))
-    _check_keys(values, lambda key: name)
-    return Variant(name, tuple((k, values[k]) for k in PARAMETERS if k in values), name)
+        values[key] = items if key == "meter" else items[0]
+    return make_variant(values, name)
+
+
+def make_variant(values, name):
+    """A Variant named `name` setting `values` ({key: value}, a meter as a list or tuple ending in
+    "skull"), checked as a file's would be; ConfigError naming the key otherwise."""
+    checked = {}
+    for key, value in values.items():
+        if key not in PARAMETERS:
+            raise ConfigError(f"unknown rule number {key!r}; choose from: {', '.join(PARAMETERS)}")
+        value = list(value) if isinstance(value, tuple) else value
+        checked[key] = parse_value(key, value, ConfigError)
+    _check_keys(checked, lambda key: name)
+    return Variant(name, tuple((k, checked[k]) for k in PARAMETERS if k in checked), name)
 
 
 def parse_value(key, value, error):
