@@ -40,7 +40,7 @@ def random_config(rng, config):
             else:
                 values[key] = int(rng.integers(p.low, p.high + 1))
         try:
-            variant = make_variant(values, "random")
+            variant = make_variant(values, "random", "random variant")
             return replace(config, variant=variant).validate()
         except ConfigError:
             continue

@@ -13,6 +13,7 @@ from pathlib import Path
 from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team, rules_label, split_rules
 from fisim.rules.constants import LEVELS, ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, load_layout
+from fisim.rules.variant import PARAMETERS, make_variant, parse_value
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,52 @@ def parse_rules(text):
     variants = list(dict.fromkeys(variants)) or [()]
     _labels_unique([v.name for v in dict.fromkeys(_variant_of(r) for r in variants) if v], "variant")
     return variants
+
+
+def parse_sets(texts):
+    """--set options, ['waters_rise=2..5', 'hand_limit=4,5,6'] -> [('waters_rise', [2, 3, 4, 5]),
+    ('hand_limit', [4, 5, 6])]: per rule number the values of its axis (a range a..b of whole
+    numbers, or a list), each checked against the number's range."""
+    axes = {}
+    for text in texts:
+        key, _, values = text.partition("=")
+        key = key.strip()
+        if key not in PARAMETERS or key == "meter":
+            raise ConfigError(f"--set {text}: choose a rule number from: "
+                              f"{', '.join(k for k in PARAMETERS if k != 'meter')} (a meter needs a variant file)")
+        if key in axes:
+            raise ConfigError(f"--set {text}: {key} is given twice; give all its values in one --set")
+        lo, dots, hi = values.partition("..")
+        items = [lo, hi] if dots else [v for v in values.split(",") if v.strip()]
+        if not items or not all(v.strip().isdigit() for v in items):
+            raise ConfigError(f"--set {text}: give whole numbers, as {key}=2..5 or {key}=4,5,6")
+        numbers = list(range(int(lo), int(hi) + 1)) if dots else [int(v) for v in items]
+        if not numbers:
+            raise ConfigError(f"--set {text}: the range {values} is empty")
+        for n in numbers:
+            parse_value(key, n, lambda problem: ConfigError(f"--set {text}: {problem}"))
+        axes[key] = list(dict.fromkeys(numbers))
+    return list(axes.items())
+
+
+def with_axes(rules, axes):
+    """parse_rules items, and for each, one item per value of each --set axis (parse_sets) that
+    changes that one rule number from the item's: its variant is the item's with that number set,
+    named 'key=value' ('tide/key=value' from a variant file's 'tide'). The official value of a
+    number is its base item itself."""
+    out = list(rules)
+    for item in rules:
+        base = _variant_of(item)
+        values = dict(base.values) if base else {}
+        official = GameConfig(switches=frozenset(_switches_of(item)), variant=base).parameters
+        for key, numbers in axes:
+            for n in numbers:
+                if n == official[key]:
+                    continue
+                name = f"{base.name}/{key}={n}" if base else f"{key}={n}"
+                variant = make_variant({**values, key: n}, name, f"--set {key}={n}")
+                out.append((*_switches_of(item), variant))
+    return list(dict.fromkeys(out))
 
 
 def _switches_of(rules):

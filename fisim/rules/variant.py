@@ -57,8 +57,9 @@ DEALT = 2               # R-SETUP-4: cards dealt to each player
 
 @dataclass(frozen=True)
 class Variant:
-    """The keys a variant file sets (`values`: (key, value) pairs in PARAMETERS' order, a meter as a
-    tuple ending in "skull"), its name, and, for messages, its file and each key's line."""
+    """The keys a variant sets (`values`: (key, value) pairs in PARAMETERS' order, a meter as a
+    tuple ending in "skull"), its name, and, for messages, where it comes from ('variant file F',
+    '--set KEY=VALUE') and, from a file, each key's line."""
 
     name: str
     values: tuple
@@ -69,9 +70,9 @@ class Variant:
         return dict(self.values).get(key, default)
 
     def where(self, key):
-        """'variant file F, line N (key)' or, for a key the file leaves out, the file alone."""
+        """Where `key` is set: 'variant file F, line N'; the source alone for a key it leaves out."""
         line = dict(self.lines).get(key)
-        return f"variant file {self.source}" + (f", line {line}" if line else "")
+        return self.source + (f", line {line}" if line else "")
 
     def check_setting(self, players, solo, start_level, parameters):
         """ConfigError for a setting this variant cannot be played in: `parameters` are the
@@ -119,7 +120,7 @@ def load_variant(path):
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"variant file {path}: not valid TOML: {exc}") from None
     lines = tuple((key, _line_of(text, key)) for key in data)
-    where = Variant("", (), str(path), lines).where
+    where = Variant("", (), f"variant file {path}", lines).where
     name = data.pop("name", path.stem)
     if not isinstance(name, str) or not NAME.fullmatch(name) or name == "official":
         raise ConfigError(f"{where('name')}: name {name!r} cannot label results: give a name = of 1 to 40 "
@@ -132,7 +133,7 @@ def load_variant(path):
             raise ConfigError(f"{where(key)}: unknown key {key!r}; choose from: name, {', '.join(PARAMETERS)}")
         values[key] = parse_value(key, value, lambda problem, k=key: ConfigError(f"{where(k)}: {problem}"))
     _check_keys(values, where)
-    return Variant(name, tuple((k, values[k]) for k in PARAMETERS if k in values), str(path), lines)
+    return Variant(name, tuple((k, values[k]) for k in PARAMETERS if k in values), f"variant file {path}", lines)
 
 
 def variant_of_words(words, name):
@@ -143,20 +144,20 @@ def variant_of_words(words, name):
         key, _, text = word.partition("=")
         items = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in text.split(",")]
         values[key] = items if key == "meter" else items[0]
-    return make_variant(values, name)
+    return make_variant(values, name, name)
 
 
-def make_variant(values, name):
+def make_variant(values, name, source):
     """A Variant named `name` setting `values` ({key: value}, a meter as a list or tuple ending in
-    "skull"), checked as a file's would be; ConfigError naming the key otherwise."""
+    "skull"), checked as a file's would be; ConfigError starting with `source` otherwise."""
     checked = {}
     for key, value in values.items():
         if key not in PARAMETERS:
-            raise ConfigError(f"unknown rule number {key!r}; choose from: {', '.join(PARAMETERS)}")
+            raise ConfigError(f"{source}: unknown rule number {key!r}; choose from: {', '.join(PARAMETERS)}")
         value = list(value) if isinstance(value, tuple) else value
-        checked[key] = parse_value(key, value, ConfigError)
-    _check_keys(checked, lambda key: name)
-    return Variant(name, tuple((k, checked[k]) for k in PARAMETERS if k in checked), name)
+        checked[key] = parse_value(key, value, lambda problem: ConfigError(f"{source}: {problem}"))
+    _check_keys(checked, lambda key: source)
+    return Variant(name, tuple((k, checked[k]) for k in PARAMETERS if k in checked), source)
 
 
 def parse_value(key, value, error):
