@@ -335,7 +335,7 @@ def test_a_variant_cell_carries_its_name_and_every_rule_number(tmp_path):
     assert set(tide["meter"]) == {"2 2 3 3 3 4 4 5 5 skull"} and set(games["hand_limit"]) == {5, 6}
     from fisim.report import write_report
     write_report(tmp_path / "out", None, ("md",))
-    assert "tide (variant: waters_rise 4, hand_limit 6)" in (tmp_path / "out" / "report" / "report.md").read_text()
+    assert "tide: variant: waters_rise 4, hand_limit 6" in (tmp_path / "out" / "report" / "report.md").read_text()
 
 
 def test_set_axes_give_one_cell_per_value_each_changing_one_rule_number():

@@ -449,8 +449,9 @@ def _rules_text(label, cells):
     def meaning(part):
         if part not in variants:
             return SWITCHES.get(part, "a switch of another fisim version")
-        changed = [f"{key} {parameter_text(key, value)}" for key, value in variants[part].items()
-                   if key in PARAMETERS and parameter_text(key, value) != parameter_text(key, PARAMETERS[key].official)]
+        numbers = variants[part]
+        changed = [f"{key} {parameter_text(key, numbers[key])}" for key, p in PARAMETERS.items()
+                   if key in numbers and parameter_text(key, numbers[key]) != parameter_text(key, p.official)]
         return "variant: " + (", ".join(changed) or "the official numbers")
 
     parts = label.split("+")

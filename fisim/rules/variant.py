@@ -66,9 +66,6 @@ class Variant:
     source: str = field(default=None, compare=False)
     lines: tuple = field(default=(), compare=False)
 
-    def get(self, key, default=None):
-        return dict(self.values).get(key, default)
-
     def where(self, key):
         """Where `key` is set: 'variant file F, line N'; the source alone for a key it leaves out."""
         line = dict(self.lines).get(key)
@@ -78,22 +75,22 @@ class Variant:
         """ConfigError for a setting this variant cannot be played in: `parameters` are the
         setting's values of every key (the file's, else solo's or the official ones)."""
         p = parameters
-        dealt = p["treasure_cards"] * N_TREASURES + p["helicopter_lifts"] + p["sandbags"]
-        if dealt < DEALT * players:
+        dealable = p["treasure_cards"] * N_TREASURES + p["helicopter_lifts"] + p["sandbags"]
+        if dealable < DEALT * players:
             key = next((k for k in DECK_KEYS if k in dict(self.values)), "treasure_cards")
-            raise ConfigError(f"{self.where(key)}: {key}: a deck of {dealt} treasure and special cards cannot "
-                               f"deal {DEALT} to each of {players} players (R-SETUP-4); give at least "
-                               f"{DEALT * players}")
+            raise ConfigError(f"{self.where(key)}: {key}: a deck of {dealable} treasure and special cards cannot "
+                              f"deal {DEALT} to each of {players} players (R-SETUP-4); give at least "
+                              f"{DEALT * players}")
         if p["hand_limit"] < p["capture"]:
             key = "hand_limit" if "hand_limit" in dict(self.values) else "capture"
             raise ConfigError(f"{self.where(key)}: {key}: a hand limit of {p['hand_limit']}"
-                               f"{' (solo)' if solo and 'hand_limit' not in dict(self.values) else ''} "
-                               f"cannot hold the {p['capture']} cards a capture takes; make hand_limit at "
-                               "least capture")
+                              f"{' (solo)' if solo and 'hand_limit' not in dict(self.values) else ''} "
+                              f"cannot hold the {p['capture']} cards a capture takes; make hand_limit at "
+                              "least capture")
         skull = len(p["meter"])
         if skull <= start_level:
             raise ConfigError(f"{self.where('meter')}: meter: the skull at position {skull} is not above the "
-                               f"starting position {start_level}; put it at {start_level + 1} to {MAX_SKULL}")
+                              f"starting position {start_level}; put it at {start_level + 1} to {MAX_SKULL}")
 
 
 def parameter_text(key, value):
@@ -123,10 +120,9 @@ def load_variant(path):
     where = Variant("", (), f"variant file {path}", lines).where
     name = data.pop("name", path.stem)
     if not isinstance(name, str) or not NAME.fullmatch(name) or name == "official":
-        raise ConfigError(f"{where('name')}: name {name!r} cannot label results: give a name = of 1 to 40 "
-                           "lower-case letters, digits, '-', '_' or '.', not 'official' "
-                           + ("(the name comes from the file's name when the file sets none)"
-                              if "name" not in dict(lines) else ""))
+        unnamed = "" if "name" in dict(lines) else " (the file's name is its name when it sets none)"
+        raise ConfigError(f"{where('name')}: name {name!r} cannot label results{unnamed}: give a name = of 1 to "
+                          "40 lower-case letters, digits, '-', '_' or '.', other than 'official'")
     values = {}
     for key, value in data.items():
         if key not in PARAMETERS:
@@ -183,9 +179,9 @@ def _parse_meter(value, error):
     counts = value[:-1]
     if not counts or len(counts) >= MAX_SKULL:
         raise error(f"meter = {_show(value)} puts the skull at position {len(value)}: {allowed}")
-    for n in counts:
+    for position, n in enumerate(counts, 1):
         if isinstance(n, bool) or not isinstance(n, int) or not p.low <= n <= p.high:
-            raise error(f"meter = {_show(value)}: position {counts.index(n) + 1} holds {_show(n)}; {allowed}")
+            raise error(f"meter = {_show(value)}: position {position} holds {_show(n)}; {allowed}")
     return (*counts, SKULL_MARK)
 
 
@@ -196,7 +192,7 @@ def _check_keys(values, where):
     if capture > cards:
         key = "capture" if "capture" in values else "treasure_cards"
         raise ConfigError(f"{where(key)}: {key}: a capture of {capture} cards needs at least {capture} cards of "
-                           f"each treasure, and the deck has {cards} (make capture at most treasure_cards)")
+                          f"each treasure, and the deck has {cards} (make capture at most treasure_cards)")
 
 
 def _line_of(text, key):
