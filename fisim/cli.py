@@ -17,7 +17,9 @@ POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} i
                "to the end, about a thousand times slower) or a policy .py file.")
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
-              + " (rule ids as in the rules contract).")
+              + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
+              "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
+              "docs/model.md), combinable with switches; a file's numbers win over solo's.")
 OUT_SUFFIXES = (".parquet", ".csv")
 TABLE_FORMATS = ("text", "csv", "json")
 
@@ -62,7 +64,7 @@ def _setting_options(f):
         click.option("--layout", default="standard", show_default=True, metavar="NAME|FILE",
                      help="A built-in island (see `fisim layouts`) or a layout file."),
         click.option("--policy", default=DEFAULT, show_default=True, metavar="NAME|FILE", help=POLICY_HELP),
-        click.option("--rules", "rules", multiple=True, metavar="SWITCH",
+        click.option("--rules", "rules", multiple=True, metavar="SWITCH|FILE.toml",
                      help="Rules, repeatable to combine switches: " + RULES_HELP),
         click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
                      help="Master seed; game i of a seed is always the same game."),
@@ -233,7 +235,12 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--policies", "policies_text", default=None,
               help=f"Policies to compare, comma-separated (default: {DEFAULT}). " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
-              help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue. " + RULES_HELP)
+              help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue,"
+                   "hard.toml+heli-all. " + RULES_HELP)
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUES",
+              help="A parameter axis, repeatable: one more cell per value of a rule number a variant file "
+                   "sets (waters_rise=2..5, hand_limit=4,5,6; not the meter), each changing only that number "
+                   "from each --rules item, played on the same deals as it where the random streams allow.")
 @click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 20000].")
 @click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
               help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
@@ -251,8 +258,8 @@ def replay(level, players, team, layout, policy, rules, seed, game):
                    "many; the unit of storage, resumption and --ci steps.")
 @click.option("--quiet", is_flag=True, help="No progress bar, no note of a first run's compile.")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
-def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, games, ci, max_games, seed, out,
-          threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
+def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
+          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     if quiet:
@@ -275,7 +282,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     if not (scheduler or dask_local):
         _check_threads(threads)
     try:
-        rule_variants = grid.parse_rules(rules_text)
+        rule_variants = grid.with_axes(grid.parse_rules(rules_text), grid.parse_sets(sets))
         solo = any("solo" in r for r in rule_variants)
         cells = grid.expand(grid.parse_layouts(layouts_text), grid.parse_levels(levels),
                             grid.parse_players(players_text, solo), grid.parse_teams(teams),

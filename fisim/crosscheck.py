@@ -5,13 +5,15 @@ offered the same decisions, and must list exactly the same options at each, prod
 the same events and end with the same result row. The first disagreement is returned as a short
 report.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fisim import engine, reference
+from fisim.errors import ConfigError
 from fisim.rules import state as st
 from fisim.rules.config import INCOMPATIBLE, SWITCHES
 from fisim.rules.constants import LOSS_NAMES, MAX_PLAYERS, ROLE_NAMES
 from fisim.rules.options import DECISION_NAMES, decode
+from fisim.rules.variant import MAX_SKULL, PARAMETERS, SKULL_MARK, make_variant
 
 
 def switch_sets():
@@ -22,6 +24,26 @@ def switch_sets():
     combinable = [s for s in SWITCHES if s != "solo"]        # in SWITCHES' order: seeds follow it
     return [frozenset(), *(frozenset([s]) for s in combinable),
             *(frozenset(combinable) - {pair[1 - i] for pair in INCOMPATIBLE} for i in (0, 1))]
+
+
+def random_config(rng, config):
+    """`config` (a GameConfig) with a random valid variant: each rule number set, with chance 1/2,
+    to a value drawn uniformly from its range (a meter of 1 to MAX_SKULL - 1 positions of 1 to 5
+    flood cards); drawn again until the setting can be played."""
+    while True:
+        values = {}
+        for key, p in PARAMETERS.items():
+            if rng.random() < 0.5:
+                continue
+            if key == "meter":
+                values[key] = [*(int(n) for n in rng.integers(1, 6, size=rng.integers(1, MAX_SKULL))), SKULL_MARK]
+            else:
+                values[key] = int(rng.integers(p.low, p.high + 1))
+        try:
+            variant = make_variant(values, "random", "random variant")
+            return replace(config, variant=variant).validate()
+        except ConfigError:
+            continue
 
 
 @dataclass

@@ -1,5 +1,10 @@
-"""Errors the engine raises, in a module of their own so the engine and the layers above it
-(simulation, sweep, command line) can all import them without importing each other."""
+"""Errors of the rules and the engine, in a module of their own so the rules, the engine and the
+layers above them (simulation, sweep, command line) can all import them without importing each
+other."""
+
+
+class ConfigError(ValueError):
+    """A setting fisim cannot play; the message names the problem and the valid choices."""
 
 
 class EngineError(RuntimeError):

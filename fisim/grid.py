@@ -1,17 +1,19 @@
 """The sweep grid: parse each axis (ranges and lists) and expand them into cells.
 
-A cell is one setting: layout, level, players, team (None = a random team each game), policy
-and rule switches. Every bad value is a ConfigError naming it and the valid choices.
+A cell is one setting: layout, level, players, team (None = a random team each game), policy,
+rule switches and a variant (its rule numbers, carried by value: a worker needs no file). Every
+bad value is a ConfigError naming it and the valid choices.
 """
 import hashlib
 import itertools
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
-from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team
+from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team, rules_label, split_rules
 from fisim.rules.constants import LEVELS, ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, load_layout
+from fisim.rules.variant import PARAMETERS, make_variant, parse_value
 
 
 @dataclass(frozen=True)
@@ -22,11 +24,12 @@ class Cell:
     team: tuple          # roles in seat order, or None for a random team each game
     policy: str
     rules: tuple         # sorted rule switches; () for the official rules
+    variant: object = None   # a fisim.rules.variant.Variant, or None for the official rule numbers
 
     @property
     def config(self):
         return GameConfig(players=self.players, level=self.level, team=self.team,
-                          switches=frozenset(self.rules)).validate()
+                          switches=frozenset(self.rules), variant=self.variant).validate()
 
     @property
     def layout_label(self):
@@ -39,12 +42,19 @@ class Cell:
 
     @property
     def rules_label(self):
-        return "+".join(self.rules) or "official"
+        return rules_label(self.rules, self.variant)
+
+    @property
+    def variant_record(self):
+        """The variant's name (None: the official numbers) and every rule number the cell plays."""
+        parameters = {k: list(v) if isinstance(v, tuple) else v for k, v in self.config.parameters.items()}
+        return {"variant": self.variant.name if self.variant else None, "parameters": parameters}
 
     @property
     def key(self):
         """A short stable id of the cell, used in chunk file names."""
-        text = json.dumps(asdict(self), sort_keys=True)
+        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "variant"}
+        text = json.dumps({**settings, **self.variant_record}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -105,15 +115,76 @@ def _labels_unique(labels, what):
 
 
 def parse_rules(text):
-    """'official,navigator-plain,heli-all+no-heli-rescue' -> [(), ('navigator-plain',), (...)]."""
+    """'official,navigator-plain,heli-all+no-heli-rescue,hard.toml+solo' -> [(), ('navigator-plain',),
+    ('heli-all', 'no-heli-rescue'), ('solo', <Variant hard>)]: per item its sorted switches,
+    followed by the Variant of its variant file (FILE.toml) if it names one."""
     variants = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
-        switches = tuple(sorted({s for s in item.split("+") if s != "official"}))
+        switches, variant = split_rules([s.strip() for s in item.split("+")])
         for s in switches:
             if s not in SWITCHES:
-                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
-        variants.append(switches)
-    return list(dict.fromkeys(variants)) or [()]
+                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}, "
+                                  "or a variant file FILE.toml")
+        variants.append((*sorted(switches), *([variant] if variant else [])))
+    variants = list(dict.fromkeys(variants)) or [()]
+    _labels_unique([v.name for v in dict.fromkeys(_variant_of(r) for r in variants) if v], "variant")
+    return variants
+
+
+def parse_sets(texts):
+    """--set options, ['waters_rise=2..5', 'hand_limit=4,5,6'] -> [('waters_rise', [2, 3, 4, 5]),
+    ('hand_limit', [4, 5, 6])]: per rule number the values of its axis (a range a..b of whole
+    numbers, or a list), each checked against the number's range."""
+    axes = {}
+    for text in texts:
+        key, _, values = text.partition("=")
+        key = key.strip()
+        if key not in PARAMETERS or key == "meter":
+            raise ConfigError(f"--set {text}: choose a rule number from: "
+                              f"{', '.join(k for k in PARAMETERS if k != 'meter')} (a meter needs a variant file)")
+        if key in axes:
+            raise ConfigError(f"--set {text}: {key} is given twice; give all its values in one --set")
+        lo, dots, hi = values.partition("..")
+        items = [lo, hi] if dots else [v for v in values.split(",") if v.strip()]
+        if not items or not all(v.strip().isdigit() for v in items):
+            raise ConfigError(f"--set {text}: give whole numbers, as {key}=2..5 or {key}=4,5,6")
+        numbers = list(range(int(lo), int(hi) + 1)) if dots else [int(v) for v in items]
+        if not numbers:
+            raise ConfigError(f"--set {text}: the range {values} is empty")
+        for n in numbers:
+            parse_value(key, n, lambda problem: ConfigError(f"--set {text}: {problem}"))
+        axes[key] = list(dict.fromkeys(numbers))
+    return list(axes.items())
+
+
+def with_axes(rules, axes):
+    """parse_rules items, and for each, one item per value of each --set axis (parse_sets) that
+    changes that one rule number from the item's: its variant is the item's with that number set,
+    named 'key=value' ('tide/key=value' from a variant file's 'tide'). The official value of a
+    number is its base item itself."""
+    out = list(rules)
+    for item in rules:
+        base = _variant_of(item)
+        values = dict(base.values) if base else {}
+        official = GameConfig(switches=frozenset(_switches_of(item)), variant=base).parameters
+        for key, numbers in axes:
+            for n in numbers:
+                if n == official[key]:
+                    continue
+                name = f"{base.name}/{key}={n}" if base else f"{key}={n}"
+                variant = make_variant({**values, key: n}, name, f"--set {key}={n}")
+                out.append((*_switches_of(item), variant))
+    return list(dict.fromkeys(out))
+
+
+def _switches_of(rules):
+    """The switches of a parse_rules item."""
+    return tuple(r for r in rules if isinstance(r, str))
+
+
+def _variant_of(rules):
+    """The Variant of a parse_rules item, or None."""
+    return next((r for r in rules if not isinstance(r, str)), None)
 
 
 def parse_teams(text):
@@ -139,7 +210,7 @@ def parse_policies(text):
 
 
 def expand(layouts, levels, players, teams, policies, rules):
-    """Every cell of the grid, in a fixed order."""
+    """Every cell of the grid, in a fixed order; `rules` items as parse_rules gives them."""
     if teams not in ("random", "all"):
         wrong = [t for t in teams if len(t) not in players]
         if wrong:
@@ -153,10 +224,10 @@ def expand(layouts, levels, players, teams, policies, rules):
             team_list = list(itertools.combinations(ROLE_NAMES, p))
         else:
             team_list = [t for t in teams if len(t) == p]
-        for layout, level, team, policy, switches in itertools.product(layouts, levels, team_list, policies, rules):
-            if (p == 1) != ("solo" in switches):
+        for layout, level, team, policy, item in itertools.product(layouts, levels, team_list, policies, rules):
+            if (p == 1) != ("solo" in item):
                 continue
-            cell = Cell(layout, level, p, team, policy, switches)
+            cell = Cell(layout, level, p, team, policy, _switches_of(item), _variant_of(item))
             cell.config        # validates the setting
             cells.append(cell)
     if not cells:

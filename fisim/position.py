@@ -15,7 +15,7 @@
     flood discard: IG
     flood on top: CE IG | BB         what Waters Rise! put back on top (R-DRAW-WR, public by
                                      R-INFO): groups, the latest last; they are the top cards
-    rules: heli-all
+    rules: heli-all hand_limit=4     switches, and rule numbers a variant file could set
 
 The grid also fixes the layout's shape. A `Position` is neutral data: the engine and the
 reference each build their own state from it.
@@ -23,9 +23,10 @@ reference each build their own state from it.
 from dataclasses import dataclass, field
 
 from fisim.rules.config import GameConfig
-from fisim.rules.constants import DECK_COUNTS, N_HAND_KINDS, N_KINDS, N_TILES, ROLE_NAMES
+from fisim.rules.constants import N_HAND_KINDS, N_KINDS, N_TILES, ROLE_NAMES
 from fisim.rules.layouts import Layout
 from fisim.rules.options import DECISION_NAMES, SWIM
+from fisim.rules.variant import variant_of_words
 
 TILE_CODES = ("TM", "TS", "WG", "HG", "CE", "CS", "CP", "TP", "FL", "BG", "CG", "GG", "IG", "SG",
               "BB", "CA", "CF", "DD", "LL", "MM", "OB", "PR", "TH", "WT")
@@ -60,11 +61,12 @@ class Position:
     flood_discard: set = None     # tile ids
     flood_on_top: list = ()       # groups of tile ids put back on top, the latest last
     switches: frozenset = frozenset()
+    variant: object = None        # a fisim.rules.variant.Variant: the rule numbers set
 
     @property
     def config(self):
         return GameConfig(players=len(self.roles), team=tuple(ROLE_NAMES[r] for r in self.roles),
-                          switches=self.switches)
+                          switches=self.switches, variant=self.variant)
 
     def cell_of(self, code):
         tile = TILE_CODES.index(code)
@@ -135,7 +137,9 @@ def parse_position(text):
         elif head.strip() == "flood on top":
             p.flood_on_top = [[_tile(w) for w in group.split()] for group in rest.split("|")]
         elif head.strip() == "rules":
-            p.switches = frozenset(words)
+            p.switches = frozenset(w for w in words if "=" not in w)
+            numbers = [w for w in words if "=" in w]
+            p.variant = variant_of_words(numbers, "position") if numbers else None
         else:
             for item in ln.split(";"):
                 item = item.split()
@@ -159,7 +163,8 @@ def _fill_piles(p):
     if p.treasure_discard is None:
         p.treasure_discard = [0] * N_KINDS
     if p.treasure_draw is None:
-        left = [int(DECK_COUNTS[k]) - p.treasure_discard[k] - sum(h[k] for h in p.hands if k < N_HAND_KINDS)
+        deck = p.config.deck
+        left = [deck[k] - p.treasure_discard[k] - sum(h[k] for h in p.hands if k < N_HAND_KINDS)
                 for k in range(N_KINDS)]
         p.treasure_draw = [k for k in range(N_KINDS) for _ in range(max(left[k], 0))]
     if p.flood_discard is None:

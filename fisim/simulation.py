@@ -16,7 +16,7 @@ from pandas.api.types import union_categoricals
 from fisim.errors import EngineError
 from fisim.files import atomic_write
 from fisim.limits import MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
-from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig
+from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig, split_rules
 from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
 from fisim.rules.state import (
@@ -36,6 +36,7 @@ from fisim.rules.state import (
     R_TURNS,
     WON,
 )
+from fisim.rules.variant import PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import cause_cells
 from policies import DEFAULT as DEFAULT_POLICY
@@ -53,16 +54,19 @@ GAMES_SCHEMA = pa.schema([
     ("sunk_cells", pa.int32()), ("first_sunk", pa.int8()), ("cause_cell", pa.int8()),
     ("team", _TEXT), ("first_player", pa.int8()), ("players", pa.int8()), ("layout", _TEXT),
     ("level", pa.dictionary(pa.int32(), pa.string(), ordered=True)), ("policy", _TEXT), ("rules", _TEXT),
+    ("variant", _TEXT), *[(key, _TEXT if key == "meter" else pa.int8()) for key in PARAMETERS],
 ])
 
 
 def make_config(level="normal", players=3, team=None, rules=(), first=None):
-    """A validated GameConfig from command-line style arguments (`rules` may include 'official')."""
-    switches = frozenset(r for r in rules if r != "official")
+    """A validated GameConfig from command-line style arguments (`rules` may include 'official' and
+    one variant file)."""
+    switches, variant = split_rules(rules)
     if isinstance(team, str):
         from fisim.rules.config import parse_team
         team = parse_team(team)
-    return GameConfig(players=players, level=level, team=team, first=first, switches=switches).validate()
+    return GameConfig(players=players, level=level, team=team, first=first, switches=switches,
+                      variant=variant).validate()
 
 
 class Setting:
@@ -182,6 +186,9 @@ def games_frame(rows, config, layout_name, policy_label, seed, first_game):
         "level": pd.Categorical.from_codes(np.full(n, list(LEVELS).index(config.level), np.int8), dtype=LEVEL_TYPE),
         "policy": same(policy_label),
         "rules": same(config.rules_label),
+        "variant": same(config.variant.name if config.variant else "official"),
+        **{key: same(parameter_text(key, value)) if key == "meter" else np.full(n, value, np.int8)
+           for key, value in config.parameters.items()},
     })
     frame.attrs["rules_version"] = RULES_VERSION
     return frame

@@ -1,6 +1,7 @@
 """The results store: a directory with a manifest and one Parquet file per finished chunk.
 
     DIR/manifest.json                      store format, versions, seed, chunk size, target, the cells
+                                           (each with its variant's name and every rule number)
     DIR/chunks/<cell>-<chunk>.parquet      one row of aggregates per finished chunk (with, per
                                            island cell, the games it ended sunk, the losses its
                                            sinking caused, the games it sank first)
@@ -51,10 +52,11 @@ from fisim.rules.turn import (
 )
 from fisim.stats import wilson
 
-STORE_FORMAT = 5            # 2: chunks describe themselves and are verified; a lock
+STORE_FORMAT = 6            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
                             # 4: a chunk names its cell's settings and the order of its roles
                             # 5: per island cell: games it ended sunk, losses it caused, sank first
+                            # 6: a cell names its variant and every rule number; so do per-game rows
 FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
 MANIFEST = "manifest.json"
 LOCK = "lock"

@@ -44,7 +44,7 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
         "seed": seed, "chunk_size": chunk, "target": target, "per_game": per_game,
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
-                   "rules": c.rules_label} for c in cells],
+                   "rules": c.rules_label, **c.variant_record} for c in cells],
     }
 
 

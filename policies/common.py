@@ -34,7 +34,7 @@ from fisim.rules.state import (
     stack_empty,
 )
 from fisim.rules.state import popcount as bitcount
-from fisim.rules.view import flood_draw_mask
+from fisim.rules.view import flood_draw_mask, skull
 
 BIG = 99              # "unreachable" in a distance field
 LIFT_MEMO = MEM_SIZE - 1   # the policy-memory slot where a lift's chosen destination waits for
@@ -106,8 +106,10 @@ def shore_set(pub, cell, role):
 
 @njit(inline="always")
 def flood_count(pub, level):
-    if level > 9:
-        level = 9
+    """Flood cards drawn at a water level; at the skull and above, those of the position below it."""
+    top = skull(pub) - 1
+    if level > top:
+        level = top
     return pub[P_CFG + C_FLOODS + level]
 
 

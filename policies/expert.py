@@ -64,6 +64,7 @@ from fisim.rules.state import (
     restore,
     stack_empty,
 )
+from fisim.rules.view import capture_cards
 from policies.common import (
     BIG,
     LOSS,
@@ -88,7 +89,7 @@ VERSION = 1
 
 # --- weights of the evaluation ---
 CAP = 2500.0          # a treasure captured
-SET = 4               # cards of a treasure that capture it
+SET = 4               # the value tables' count of cards (a capture's, capture_cards, officially)
 TOT_V = (0.0, 40.0, 120.0, 260.0, 500.0)    # by cards of an uncaptured treasure the team holds
 CONC_V = (0.0, 0.0, 50.0, 150.0, 350.0)     # by the most of them in one hand
 READY = 300.0         # a collector holds four cards ...
@@ -268,7 +269,7 @@ def _lift_targets(pub, seats, kind, has_swim):
     for t in range(N_TREASURES):
         if not (caps >> t) & 1:
             for s in range(pub[P_PLAYERS]):
-                if (seats >> s) & 1 and pub[hand_at(s, t)] >= SET:
+                if (seats >> s) & 1 and pub[hand_at(s, t)] >= capture_cards(pub):
                     m |= temples_mask(pub, t)
     return m
 
@@ -364,6 +365,7 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
         v -= OVER + _cheapest_card(sp, over, players, nheli, nsand)
     # per treasure: its cards, its collector's way to a temple, the other holders' to the collector
     a_left = sp[P_ACTIONS_LEFT]
+    need = capture_cards(pub)
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
             continue
@@ -377,7 +379,7 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
                 m = h
                 b = s
         v += TOT_V[min(tot, SET)] + CONC_V[min(m, SET)]
-        if m >= SET:
+        if m >= need:
             d = _ready_dist(pub, table, have, t, b, sp[P_POS + b])
             d = _cap_pilot(pub, sp, b, d, active)
             if d >= BIG:
@@ -386,8 +388,8 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
                 v += READY - W_READY * min(d, READY_STEPS)
                 if potentials and b == active and d + 1 <= a_left:
                     v += CAP_POT
-        if tot >= SET - 1 and m < SET:
-            w = W_MEET * (MEET_ALL if tot >= SET else 1.0)
+        if tot >= need - 1 and m < need:
+            w = W_MEET * (MEET_ALL if tot >= need else 1.0)
             for s in range(players):
                 h = sp[hand_at(s, t)]
                 if s != b and h > 0 and pub[P_ROLE + s] != MESSENGER:

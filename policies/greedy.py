@@ -79,6 +79,7 @@ from fisim.rules.state import (
     low_bit,
     stack_empty,
 )
+from fisim.rules.view import capture_cards
 from policies.common import (
     BIG,
     LOSS,
@@ -271,7 +272,7 @@ def _capture_this_turn(pub, options, n, mem):
     role = pub[P_ROLE + a]
     dist = stack_empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
-        if not (caps >> t) & 1 and pub[hand_at(a, t)] >= 4:
+        if not (caps >> t) & 1 and pub[hand_at(a, t)] >= capture_cards(pub):
             tm = temples_mask(pub, t)
             field(pub, tm, role, dist)
             d = dist[pub[P_POS + a]]
@@ -297,7 +298,7 @@ def _give(pub, options, n):
         if otype(c) == GIVE:
             k = field1(c)
             p = field2(c)
-            if pub[hand_at(a, k)] <= pub[hand_at(p, k)] < 4 and _room(pub, p, k):
+            if pub[hand_at(a, k)] <= pub[hand_at(p, k)] < capture_cards(pub) and _room(pub, p, k):
                 return i
     return -1
 
@@ -336,7 +337,7 @@ def _bring_to_temple(pub, options, n, mem):
             continue
         tm = temples_mask(pub, t)
         for s in range(pub[P_PLAYERS]):
-            if pub[hand_at(s, t)] < 4:
+            if pub[hand_at(s, t)] < capture_cards(pub):
                 continue
             rs = pub[P_ROLE + s]
             field(pub, tm, rs, dist)
@@ -385,7 +386,7 @@ def _toward_holders(pub, options, n):
     a = pub[P_ACTIVE]
     caps = pub[P_CAPTURED]
     for t in range(N_TREASURES):
-        if not (caps >> t) & 1 and team_count(pub, t) >= 4 and collector(pub, t) == a:
+        if not (caps >> t) & 1 and team_count(pub, t) >= capture_cards(pub) and collector(pub, t) == a:
             m = 0
             for s in range(pub[P_PLAYERS]):
                 if (s != a and pub[hand_at(s, t)] > 0 and pub[P_ROLE + s] != MESSENGER

@@ -438,3 +438,76 @@ def test_any_layout_file_is_accepted_or_refused_in_one_line(tmp_path_factory, ca
     path.write_text(text, encoding="latin-1")
     status, out, err = cli(capsys, "layouts", path)
     assert (status == 0 and "tiles" in out) or (status == 2 and len(err.strip().splitlines()) == 1), err
+
+
+BAD_VARIANTS = [   # (file text, words of the one line: the line, the key, the allowed range)
+    ("hand_limit = 1\n", ["line 1", "hand_limit = 1", "from 2 to 10"]),
+    ("# a comment\n\nwaters = 4\n", ["line 3", "unknown key 'waters'", "waters_rise"]),
+    ('actions = "3"\n', ["line 1", 'actions = "3"', "from 1 to 6"]),
+    ("draws = 2.5\n", ["line 1", "draws = 2.5", "from 1 to 5"]),
+    ("sandbags = true\n", ["line 1", "sandbags = true", "from 0 to 6"]),
+    ("capture = 4\nhand_limit = [5]\n", ["line 2", "hand_limit = [5]", "from 2 to 10"]),
+    ("meter = [2, 2, 3, 3, 3, 4, 4, 5, 5]\n", ["line 1", "meter", "no skull", '"skull"']),
+    ('meter = [2, "skull", 3]\n', ["line 1", "meter", "no skull"]),
+    ('meter = [2, 0, "skull"]\n', ["line 1", "meter", "position 2", "from 1 to 12"]),
+    ('meter = ["skull"]\n', ["line 1", "meter", "position 1"]),
+    (f'meter = [{"2, " * 16}"skull"]\n', ["line 1", "meter", "position 17"]),
+    ('meter = [2, 2, "skull"]\n', ["line 1", "meter", "skull at position 3", "starting position 4", "5 to 16"]),
+    ("treasure_cards = 1\ncapture = 1\nhand_limit = 2\nhelicopter_lifts = 1\nsandbags = 0\n",
+     ["line 1", "treasure_cards", "cannot deal 2 to each of 4 players", "at least 8"]),
+    ("capture = 6\n", ["line 1", "capture", "at most treasure_cards"]),
+    ("hand_limit = 3\n", ["line 1", "hand_limit", "the 4 cards a capture takes"]),
+    ("waters_rise = 0\n", ["line 1", "waters_rise = 0", "from 1 to 6"]),
+    ("initial_floods = 13\n", ["line 1", "initial_floods = 13", "from 0 to 12"]),
+    ("[deck]\nwaters_rise = 4\n", ["line 1", "unknown key 'deck'"]),
+    ('name = "heli-all"\n', ["line 1", "name 'heli-all'", "rule switch"]),
+    ('name = "Two Words"\n', ["line 1", "name 'Two Words'", "lower-case"]),
+    ("waters_rise = \n", ["not valid TOML", "line 1"]),
+    ("waters_rise = 4\nwaters_rise = 5\n", ["not valid TOML", "line 2"]),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_VARIANTS)
+def test_a_bad_variant_file_is_one_line_naming_the_file_line_and_key_and_nothing_is_written(
+        tmp_path, monkeypatch, capsys, text, words):
+    """Each command refuses the file before any game: one line naming the file, with exit status 2;
+    no results file, store or report is made."""
+    monkeypatch.chdir(tmp_path)
+    Path("bad.toml").write_text(text)
+    setting = ["--players", "4", "--level", "legendary", "--policy", "random", "--rules", "bad.toml"]
+    for args in (["simulate", *setting, "--games", "10", "--out", "games.parquet"], ["replay", *setting],
+                 ["sweep", "--levels", "legendary", "--players", "4", "--policies", "random", "--rules",
+                  "official,bad.toml", "--games", "10", "--out", "store"]):
+        line = refused(cli(capsys, *args), "variant file", "bad.toml", *words)
+        assert "Traceback" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
+
+
+def test_a_missing_variant_file_and_two_files_in_one_setting_are_one_line(tmp_path, capsys):
+    (tmp_path / "a.toml").write_text("waters_rise = 4\n")
+    (tmp_path / "b.toml").write_text("waters_rise = 5\n")
+    refused(cli(capsys, "simulate", "--rules", tmp_path / "nothere.toml"), "nothere.toml", "does not exist")
+    refused(cli(capsys, "simulate", "--rules", tmp_path / "a.toml", "--rules", tmp_path / "b.toml"),
+            "two variant files")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.toml").write_text("waters_rise = 5\n")
+    refused(cli(capsys, "sweep", "--rules", f"{tmp_path / 'a.toml'},{tmp_path / 'sub' / 'a.toml'}",
+                "--out", tmp_path / "store"), "two variants are both called 'a'")
+    assert not (tmp_path / "store").exists()
+
+
+@given(st.dictionaries(st.sampled_from(["name", "waters_rise", "meter", "hand_limit", "capture", "draws", "other"]),
+                       st.one_of(st.integers(-3, 20), st.text(max_size=5), st.lists(st.integers(0, 13), max_size=18),
+                                 st.booleans(), st.floats(allow_nan=False)), max_size=4))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_variant_file_is_accepted_or_refused_in_one_line(tmp_path_factory, data):
+    """Whatever a TOML file holds, loading it as a setting gives a playable config or one line."""
+    from fisim.simulation import make_config
+    path = tmp_path_factory.mktemp("variant") / "any.toml"
+    path.write_text("".join(f"{key} = {json.dumps(value)}\n" for key, value in data.items()))
+    try:
+        config = make_config("legendary", 4, None, [str(path)])
+    except ConfigError as exc:
+        assert "\n" not in str(exc) and str(path) in str(exc)
+    else:
+        assert config.skull > 4 and len(config.to_array()) == len(make_config().to_array())

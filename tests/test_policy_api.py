@@ -15,8 +15,8 @@ import pytest
 from fisim import engine
 from fisim.rules import state as st
 from fisim.rules import view
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT, C_SUNK_CARD_STAYS
-from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES, SKULL
+from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS
+from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.options import DECISION_NAMES
 from fisim.rules.rng import N_STREAMS
@@ -29,11 +29,13 @@ PROBE = Path(__file__).parent / "support" / "view_probe.py"
 API = {"numba", "fisim.rules.view", "fisim.rules.options", "fisim.rules.rng"}
 
 # (layout, level, players, rules): islands, player counts and every rule switch
+RISING_TIDE = Path(__file__).parent.parent / "docs" / "variants" / "rising-tide.toml"   # a variant file
 SETTINGS = [("standard", "novice", 3, ()), ("skull-island", "legendary", 4, ("heli-all", "swim-seed001")),
             ("harpoon-hideout", "normal", 2, ("navigator-plain", "swim-seed000", "diver-flooded-only")),
             ("davy-jones-locker", "elite", 3, ("no-heli-rescue", "diver-sunk-only", "sunk-card-stays",
                                                "hand-after-draw")),
-            ("standard", "normal", 1, ("solo",))]
+            ("standard", "normal", 1, ("solo",)),
+            ("standard", "elite", 3, ("heli-all", str(RISING_TIDE)))]
 
 
 def accessors():
@@ -72,7 +74,7 @@ def test_the_example_loads_from_the_command_line():
 
 @pytest.mark.parametrize("layout, level, players, rules", SETTINGS)
 def test_the_example_plays_every_game_to_its_end_without_an_illegal_choice(layout, level, players, rules):
-    """400 games per setting, 2,000 in all; an illegal choice would raise EngineError."""
+    """400 games per setting, 2,400 in all; an illegal choice would raise EngineError."""
     games = simulate(level=level, players=players, layout=layout, policy=str(EXAMPLE), rules=rules,
                      games=400, seed=11, threads=1)
     assert len(games) == 400 and games["policy"].eq("example@1").all()
@@ -141,6 +143,8 @@ def _expected(pub):
         "cards": {(s, k): hand[s, k] for s in players for k in range(N_HAND_KINDS)},
         "cards_in_hand": {(s,): hand[s].sum() for s in players},
         "hand_limit": d["P_CFG"][C_HAND_LIMIT], "policy_arg": d["P_POLICY_ARG"],
+        "capture_cards": d["P_CFG"][C_CAPTURE], "deck_cards": {(k,): d["P_CFG"][C_DECK + k] for k in range(N_KINDS)},
+        "skull": d["P_CFG"][C_SKULL],
         "tile_at": {(c,): d["P_TILE_AT"][c] for c in cells}, "cell_of": {(t,): d["P_CELL_OF"][t] for t in cells},
         "fools_landing": d["P_CELL_OF"][FOOLS_LANDING],
         "temple_cells": {(t,): ((1 << d["P_CELL_OF"][2 * t]) | (1 << d["P_CELL_OF"][2 * t + 1])) & exists
@@ -152,7 +156,7 @@ def _expected(pub):
                        **{(c, True): d["P_GEO"][2 * c] | d["P_GEO"][2 * c + 1] for c in cells}},
         "captured": {(t,): bool(d["P_CAPTURED"] >> t & 1) for t in range(N_TREASURES)},
         "captured_mask": d["P_CAPTURED"], "water_level": d["P_LEVEL"],
-        "flood_draws": d["P_CFG"][C_FLOODS + d["P_LEVEL"]] if d["P_LEVEL"] < SKULL else 0,
+        "flood_draws": d["P_CFG"][C_FLOODS + d["P_LEVEL"]] if d["P_LEVEL"] < d["P_CFG"][C_SKULL] else 0,
         "treasure_pile_size": d["P_TDRAW_N"],
         "treasure_pile_count": {(k,): d["P_TDRAW_COUNT"][k] for k in range(N_KINDS)},
         "treasure_discard_count": {(k,): d["P_TDISC"][k] for k in range(N_KINDS)},

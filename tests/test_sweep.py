@@ -311,3 +311,87 @@ def test_progress_counts_every_game_as_blocks_finish_within_a_chunk(tmp_path):
     assert sum(games) == 4 * 1500 and max(games) < 1000          # 4 cells: chunks of 1000 and 500
     assert sum(c for _, c in calls) == 4
     assert len(games) > 4 * 2                                      # more than once per chunk
+
+
+def test_a_variant_cell_carries_its_name_and_every_rule_number(tmp_path):
+    """A sweep item naming a variant file (with a switch) is a cell of its own, labelled
+    'heli-all+tide'; the manifest's cells name their variant (None: the official numbers) and every
+    rule number, and so do the per-game rows; the report says what the variant changes."""
+    path = tmp_path / "tide.toml"
+    path.write_text("waters_rise = 4\nhand_limit = 6\n")
+    rules = grid.parse_rules(f"official,{path}+heli-all")
+    cells = grid.expand(["standard"], ["normal"], [2], "random", ["random"], rules)
+    frame = run_sweep(cells, tmp_path / "out", 3, {"games": 1000}, per_game=True, chunk_games=1000)
+    assert sorted(frame["rules"]) == ["heli-all+tide", "official"]
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    by_rules = {c["rules"]: c for c in manifest["cells"]}
+    official = dict(cells[0].config.parameters, meter=list(cells[0].config.parameters["meter"]))
+    assert by_rules["official"]["variant"] is None and by_rules["official"]["parameters"] == official
+    assert by_rules["heli-all+tide"]["variant"] == "tide"
+    assert by_rules["heli-all+tide"]["parameters"] == {**official, "waters_rise": 4, "hand_limit": 6}
+    games = pd.read_parquet(tmp_path / "out" / "games")
+    tide = games[games["rules"] == "heli-all+tide"]
+    assert len(tide) == 1000 and set(tide["variant"]) == {"tide"} and set(tide["waters_rise"]) == {4}
+    assert set(tide["meter"]) == {"2 2 3 3 3 4 4 5 5 skull"} and set(games["hand_limit"]) == {5, 6}
+    from fisim.report import write_report
+    write_report(tmp_path / "out", None, ("md",))
+    assert "tide: variant: waters_rise 4, hand_limit 6" in (tmp_path / "out" / "report" / "report.md").read_text()
+
+
+def test_set_axes_give_one_cell_per_value_each_changing_one_rule_number():
+    """--set waters_rise=2..4 --set hand_limit=4,6: one more rules item per value that changes that
+    one number from each --rules item (solo's hand limit is 7, so 5 is a change there); the item's
+    own value is the item itself."""
+    axes = grid.parse_sets(["waters_rise=2..4", "hand_limit=4,6,5"])
+    assert axes == [("waters_rise", [2, 3, 4]), ("hand_limit", [4, 6, 5])]
+    items = grid.with_axes(grid.parse_rules("official,solo"), axes)
+    labels = [grid.Cell("standard", "normal", 1, None, "random", grid._switches_of(r), grid._variant_of(r)).rules_label
+              for r in items]
+    assert labels == ["official", "solo", "waters_rise=2", "waters_rise=4", "hand_limit=4", "hand_limit=6",
+                      "solo+waters_rise=2", "solo+waters_rise=4", "solo+hand_limit=4", "solo+hand_limit=6",
+                      "solo+hand_limit=5"]
+    assert dict(grid._variant_of(items[5]).values) == {"hand_limit": 6}
+
+
+@pytest.mark.parametrize("texts, words", [
+    (["meter=2"], "a meter needs a variant file"), (["hand_limit=1..3"], "from 2 to 10"),
+    (["waters_rise=5..2"], "empty"), (["actions=two"], "whole numbers"), (["draws=2", "draws=3"], "twice"),
+    (["colour=3"], "choose a rule number"),
+])
+def test_a_bad_set_axis_is_one_line(texts, words):
+    with pytest.raises(ConfigError, match=words) as info:
+        grid.parse_sets(texts)
+    assert "\n" not in str(info.value) and texts[-1].split("=")[0] in str(info.value)
+
+
+def test_a_sweep_with_set_axes_reports_each_value_against_the_official_one(tmp_path):
+    """The parameter effects: each --set value's win rate and its paired difference from the
+    official value, equal to those computed from the stored per-game wins; the games of a --set
+    cell share the official cell's island, team and first player game by game."""
+    from fisim.report import write_report
+    from fisim.report.data import parameter_effects
+    rules = grid.with_axes(grid.parse_rules("official"), grid.parse_sets(["waters_rise=1,5", "actions=5"]))
+    cells = grid.expand(["standard"], ["novice"], [2], "random", ["greedy"], rules)
+    run_sweep(cells, tmp_path / "out", 4, {"games": 2000}, per_game=True, chunk_games=1000)
+    manifest, chunks = read_store(tmp_path / "out")
+    keys = {c["rules"]: c["key"] for c in manifest["cells"]}
+    effects = parameter_effects(read(tmp_path / "out"))
+    assert sorted(zip(effects["parameter"], effects["value"])) == [
+        ("actions", 3), ("actions", 5), ("waters_rise", 1), ("waters_rise", 3), ("waters_rise", 5)]
+    official = win_bits(chunks, keys["official"], manifest["target"])
+    for _, r in effects.iterrows():
+        bits = official if r["official"] else win_bits(chunks, keys[f"{r['parameter']}={r['value']}"],
+                                                         manifest["target"])
+        assert r["games"] == 2000 and r["wins"] == bits.sum()
+        assert r["difference"] == pytest.approx(bits.mean() - official.mean())
+        assert r["ci_low"] <= r["rate"] <= r["ci_high"] and r["d_low"] <= r["difference"] <= r["d_high"]
+    fewer = effects[(effects["parameter"] == "waters_rise") & (effects["value"] == 1)].iloc[0]
+    assert fewer["difference"] > 0 and fewer["significant"]      # one Waters Rise! instead of three
+    games = pd.read_parquet(tmp_path / "out" / "games").sort_values("game")
+    for label in ("waters_rise=5", "actions=5"):
+        a, b = games[games["rules"] == "official"], games[games["rules"] == label]
+        assert list(a["team"].astype(str)) == list(b["team"].astype(str))
+        assert list(a["first_player"]) == list(b["first_player"])
+    write_report(tmp_path / "out", None, ("md",))
+    text = (tmp_path / "out" / "report" / "report.md").read_text()
+    assert "## Parameter effects" in text and "| waters_rise | 3 (official) | novice |" in text

@@ -41,9 +41,9 @@ def apply_option(game, seat, c):
     elif t == GIVE:                          # R-ACT-GIVE
         me.hand[f1] -= 1
         game.players[f2].hand[f1] += 1
-    elif t == CAPTURE:                       # R-ACT-CAPTURE: the 4 cards go to the treasure discard
-        me.hand[f1] -= 4
-        game.treasure_discard += [f1] * 4
+    elif t == CAPTURE:                       # R-ACT-CAPTURE: the 4 cards (or the variant's) are discarded
+        me.hand[f1] -= game.config.capture
+        game.treasure_discard += [f1] * game.config.capture
         game.captured.add(f1)
     elif t == LIFT:                          # R-SPECIAL-HELI
         play_card(game, f1, HELI)

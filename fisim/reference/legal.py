@@ -86,7 +86,7 @@ def action_options(game):
         if other is not me and (me.role == MESSENGER or other.cell == me.cell):     # R-ROLE-MESSENGER
             found += [code(GIVE, k, other.seat) for k in range(N_TREASURES) if me.hand[k] > 0]
     for t in range(N_TREASURES):                                                     # R-ACT-CAPTURE
-        if t not in game.captured and me.hand[t] >= 4 and game.board.tile_at[me.cell] // 2 == t:
+        if t not in game.captured and me.hand[t] >= game.config.capture and game.board.tile_at[me.cell] // 2 == t:
             found.append(code(CAPTURE, t))
     return found
 

@@ -2,12 +2,11 @@
 from fisim.position import FLOODED
 from fisim.reference.board import Board
 from fisim.reference.game import Player
-from fisim.rules.constants import DECK_COUNTS, N_TILES, ROLE_NAMES, START_TILE, WATERS_RISE
+from fisim.rules.constants import N_TILES, ROLE_NAMES, START_TILE, WATERS_RISE
 from fisim.rules.events import EV_DEAL, EV_DEAL_RESHUFFLE, EV_DEAL_WR, EV_FIRST, EV_PLACE, EV_SETUP_FLOOD, EV_TEAM
 from fisim.rules.rng import FIRST, FLOOD, PLACEMENT, TEAM, TREASURE
 
 N_ROLES = len(ROLE_NAMES)
-SETUP_FLOODS = 6
 DEALT = 2
 
 
@@ -42,9 +41,10 @@ def deal_team(game):
 
 
 def first_floods(game):
-    """R-SETUP-2: shuffle the flood deck; the top 6 tiles flood, their cards to the flood discard."""
+    """R-SETUP-2: shuffle the flood deck; the top 6 tiles (or the variant's number) flood, their
+    cards to the flood discard."""
     game.flood_draw = game.shuffled(list(range(N_TILES)), FLOOD)
-    for _ in range(SETUP_FLOODS):
+    for _ in range(game.config.initial_floods):
         tile = game.flood_draw.pop()
         cell = game.board.cell_of_tile[tile]
         game.board.status[cell] = FLOODED
@@ -53,8 +53,9 @@ def first_floods(game):
 
 
 def deal_treasures(game):
-    """R-SETUP-4: 2 cards to each seat; a Waters Rise! is set aside, replaced, shuffled back after."""
-    deck = [kind for kind, n in enumerate(DECK_COUNTS) for _ in range(n)]
+    """R-SETUP-4: 2 cards to each seat from the deck (R-TDECK, or the variant's); a Waters Rise! is
+    set aside, replaced, shuffled back after."""
+    deck = [kind for kind, n in enumerate(game.config.deck) for _ in range(n)]
     pile = game.shuffled(deck, TREASURE)
     set_aside = []
     for player in game.players:

@@ -9,14 +9,12 @@ from fisim.reference.effects import apply_option
 from fisim.reference.legal import Decision
 from fisim.rules.constants import (
     DROWNED,
-    FLOOD_COUNT,
     FOOLS_LANDING,
     HELI,
     LANDING_SUNK,
     LOSS_NAMES,
     N_TREASURES,
     ROLE_NAMES,
-    SKULL,
     SKULL_REACHED,
     TREASURE_LOST,
     WATERS_RISE,
@@ -58,7 +56,8 @@ def play_turns(game):
 
 
 def begin_turn(game):
-    """R-TURN: a new turn of the active seat, with 3 actions and the Pilot's flight unused."""
+    """R-TURN: a new turn of the active seat, with 3 actions (or the variant's) and the Pilot's
+    flight unused."""
     game.turn += 1
     game.log(EV_TURN, game.turn, game.active)
     game.actions_left = game.config.actions
@@ -178,7 +177,7 @@ def waters_rise(game):
     game.treasure_discard.append(WATERS_RISE)
     game.level += 1
     game.log(EV_WATERS_RISE, game.level)
-    if game.level >= SKULL:
+    if game.level >= game.config.skull:
         lose(game, SKULL_REACHED)                       # R-LOSE skull
     if game.flood_discard:
         on_top = game.shuffled(sorted(game.flood_discard), FLOOD)
@@ -198,7 +197,7 @@ def reshuffle_treasure(game):
 
 def flood_phase(game):
     """R-FLOOD-1: draw the meter's count of flood cards, a window before each."""
-    for _ in range(FLOOD_COUNT[game.level]):
+    for _ in range(game.config.flood_counts[game.level]):
         window(game)
         tile = game.flood_draw.pop()
         cell = game.board.cell_of_tile[tile]

@@ -11,6 +11,7 @@ The *main slice* is what the headline figures show: the standard island (else th
 layout), the sweep's first policy and the official rules (for a player count that has no
 official cell, such as 1 player with `solo`, that count's first rule variant). Teams are pooled.
 """
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pandas as pd
 
 from fisim.compare import paired_difference, pairing
 from fisim.rules.constants import LEVELS, N_ROLES, N_TILES, ROLE_NAMES
+from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import CAUSES, SETTINGS, TILE_COUNTS, StoreError, read_store, target_reached, tile_rows
 
@@ -310,3 +312,39 @@ def _pool_pairs(pairs, by):
     first = {v: i for i, v in enumerate(dict.fromkeys(pairs[by[0]]))}
     return frame.sort_values(order, key=lambda s: _level_key(s) if s.name == "level"
                              else (s.map(first) if s.name == by[0] else s), kind="stable").reset_index(drop=True)
+
+
+AXIS_LABEL = re.compile(r"([a-z_]+)=([0-9]+)")    # the rules label of a --set cell (fisim.grid.with_axes)
+
+
+def parameter_effects(sweep):
+    """The cells of --set axes against the official rules, per rule number, value and level: one
+    row each with games, wins, rate and Wilson 95% interval, and the paired difference from the
+    official value over the same games with its 95% interval (the official value's own row has
+    difference 0). None when the sweep has no such cell."""
+    result = comparison(sweep, "rules")
+    if result is None:
+        return None
+    pooled = result.pooled
+    axes = pooled["rules"].map(lambda label: AXIS_LABEL.fullmatch(label))
+    pooled = pooled[axes.notna() & (pooled["baseline"] == "official")]
+    if pooled.empty:
+        return None
+    rows = []
+    for _, r in pooled.iterrows():
+        key, value = AXIS_LABEL.fullmatch(r["rules"]).groups()
+        rows.append({"parameter": key, "value": int(value), "official": False, "level": r["level"],
+                     "games": r["games"], "wins": r["wins"], "rate": r["rate"],
+                     "difference": r["difference"], "d_low": r["ci_low"], "d_high": r["ci_high"],
+                     "significant": r["significant"]})
+    frame = pd.DataFrame(rows)
+    for (key, level), group in frame.groupby(["parameter", "level"], sort=False, observed=True):
+        base = pooled.loc[group.index].sort_values("games").iloc[-1]
+        rows.append({"parameter": key, "value": PARAMETERS[key].official, "official": True, "level": level,
+                     "games": base["games"], "wins": base["baseline_wins"], "rate": base["baseline_rate"],
+                     "difference": 0.0, "d_low": 0.0, "d_high": 0.0, "significant": False})
+    frame = pd.DataFrame(rows)
+    frame["ci_low"], frame["ci_high"] = zip(*(wilson(w, n) for w, n in zip(frame["wins"], frame["games"])))
+    order = {k: i for i, k in enumerate(PARAMETERS)}
+    return frame.sort_values(["parameter", "level", "value"], key=lambda s: s.map(order) if s.name == "parameter"
+                             else _level_key(s) if s.name == "level" else s, kind="stable").reset_index(drop=True)

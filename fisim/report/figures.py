@@ -315,3 +315,29 @@ def tiles(layout, table, subtitle):
         ax.set_axis_off()
         fig.colorbar(image, ax=ax, shrink=0.8, location="bottom", pad=0.02)
     return fig
+
+
+@_drawn
+def parameter_effects(effects, levels, subtitle):
+    """Win rate against each rule number a sweep varied, one panel per number, one line per level,
+    with 95% intervals; a dashed line marks the official value."""
+    keys = list(dict.fromkeys(effects["parameter"]))
+    present = [v for v in levels if v in set(effects["level"])]
+    fig = _figure(3.2 * len(keys) + 1, 4.2, "Win rate against each rule number varied (95% intervals)", subtitle)
+    axes = fig.subplots(1, len(keys), squeeze=False, sharey=True)[0]
+    for ax, key in zip(axes, keys):
+        mine = effects[effects["parameter"] == key]
+        for i, level in enumerate(present):
+            rows = mine[mine["level"] == level].sort_values("value")
+            rate = 100 * rows["rate"].to_numpy()
+            ax.errorbar(rows["value"], rate, yerr=_bars(rate, rows), marker="o", ms=4, capsize=3, lw=1.4,
+                        color=_colour(LEVEL_COLOURS, level, i), label=level)
+        ax.axvline(mine.loc[mine["official"], "value"].iloc[0], color="black", lw=0.8, ls="--")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(f"{key} (dashed: official)")
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel(RATE_LABEL)
+    axes[0].set_ylim(0, _percent_top(effects["ci_high"]))
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", frameon=False,
+               ncols=len(present), title="starting water level")
+    return fig

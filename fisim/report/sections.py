@@ -9,6 +9,7 @@ import numpy as np
 from fisim.report import data, figures
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import ROLE_NAMES
+from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import CAUSES
 
@@ -132,7 +133,8 @@ def build(sweep, title=None):
     ranked = data.teams(sweep)
     sections = [_win_by_level(main), _heat_map(main), _team_ranking(sweep, main, ranked),
                 _adventurers(sweep, main), _loss_causes(main), _survival(main),
-                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS), *_tiles(sweep)]
+                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
+                _parameter_effects(sweep, main.levels), *_tiles(sweep)]
     sections = [s for s in sections if s is not None]
     islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
     if islands is not None:
@@ -351,6 +353,44 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     return Section(sid, title, text, caption, fig, tables, note)
 
 
+# how the games of a --set cell pair with the official ones (docs/model.md "Variant files")
+SAME_DEALS = "the same deals: the same island, team, first player and shuffles"
+PAIRED_ON = {key: "the same island, team, first player and flood deck; the treasure deck's size differs, "
+                  "so it is shuffled differently" for key in DECK_KEYS}
+PAIRED_ON["initial_floods"] = "the same deals; the extra tiles flooded (or fewer) are the flood deck's next cards"
+
+
+def _parameter_effects(sweep, levels):
+    """Win rate against each rule number varied with --set, and the paired difference from its
+    official value."""
+    effects = data.parameter_effects(sweep)
+    if effects is None:
+        return None
+    keys = list(dict.fromkeys(effects["parameter"]))
+    held = f"policy {sweep.policy_label(sweep.baseline('policy'))}; {sweep.baseline('layout')} island"
+    subtitle = f"{held} · each value against the official one on paired games · {HUMAN}"
+    fig = figures.parameter_effects(effects, levels, subtitle)
+    rows = []
+    for _, r in effects.iterrows():
+        official = r["official"]
+        rows.append([r["parameter"], f"{r['value']}{' (official)' if official else ''}", r["level"],
+                     rate_ci(r["wins"], r["games"]), "–" if official else points(r["difference"]),
+                     "–" if official else points_ci(r["d_low"], r["d_high"]), f"{r['games']:,}",
+                     "–" if official else ("yes" if r["significant"] else "no")])
+    table = Table("Win rate per value of each rule number varied, per level (players and teams pooled), and the "
+                  "paired difference from the official value", ["Rule number", "Value", "Level", "Win rate (95% CI)",
+                                                                "Difference (points)", "95% CI", "Games",
+                                                                "Significant"], rows)
+    pairing = " ".join(f"{key}: paired on {PAIRED_ON.get(key, SAME_DEALS)}." for key in keys)
+    text = ("Each rule number the sweep varied (--set), one value at a time, every other number official: the "
+            "computer team's win rate at each value, and the difference from the official value over the same "
+            f"games (common random numbers; 'significant': the 95% interval excludes zero). {pairing}")
+    per = sorted(set(int(g) for g in effects["games"]))
+    caption = (f"{held}; each row pairs {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} games with the "
+               f"official value's. The {HUMAN}.")
+    return Section("parameters", "Parameter effects", text, caption, fig, [table])
+
+
 def _pairing_text(pooled):
     """What pairing the games bought, as measured: the correlation of the two settings' per-game
     wins and how much narrower it made the intervals than two separate samples would give."""
@@ -391,22 +431,33 @@ def _overview(sweep):
         ("Players", ", ".join(str(p) for p in sorted(sweep.values("players")))),
         ("Teams", team_text),
         ("Policies", ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))),
-        ("Rules", "; ".join(_rules_text(r) for r in sorted(sweep.values("rules"), key=lambda r: r != "official"))),
+        ("Rules", "; ".join(_rules_text(r, m["cells"])
+                            for r in sorted(sweep.values("rules"), key=lambda r: r != "official"))),
         ("Games", f"{sweep.games:,} in {plural(len(sweep.cells), 'cell')}; {target_text}"),
         ("Seed", str(m.get("seed", "?"))),
         ("Versions", f"fisim {m.get('fisim_version', '?')}, rules version {m.get('rules_version', '?')}"),
     ]
 
 
-def _rules_text(label):
-    """A rules label with what each of its switches means ('official' is the rules as printed)."""
+def _rules_text(label, cells):
+    """A rules label with what each of its switches means, and the rule numbers its variant (named
+    in the manifest's `cells`) changes ('official' is the rules as printed)."""
     if label == "official":
         return "official (the rules as printed)"
-    switches = label.split("+")
-    if len(switches) == 1:
-        return f"{label} ({SWITCHES.get(label, 'a switch of another fisim version')})"
-    meanings = (f"{s}: {SWITCHES.get(s, 'a switch of another fisim version')}" for s in switches)
-    return label + " (" + "; ".join(meanings) + ")"
+    variants = {c["variant"]: c["parameters"] for c in cells if c.get("variant")}
+
+    def meaning(part):
+        if part not in variants:
+            return SWITCHES.get(part, "a switch of another fisim version")
+        numbers = variants[part]
+        changed = [f"{key} {parameter_text(key, numbers[key])}" for key, p in PARAMETERS.items()
+                   if key in numbers and parameter_text(key, numbers[key]) != parameter_text(key, p.official)]
+        return "variant: " + (", ".join(changed) or "the official numbers")
+
+    parts = label.split("+")
+    if len(parts) == 1:
+        return f"{label} ({meaning(label)})"
+    return label + " (" + "; ".join(f"{s}: {meaning(s)}" for s in parts) + ")"
 
 
 def _highlights(sweep, table, ranked, sections, islands=None):

@@ -8,6 +8,7 @@ in ascending code order.
 from numba import njit
 
 from fisim.rules.config import (
+    C_CAPTURE,
     C_DIVER_FLOODED,
     C_DIVER_SUNK,
     C_HELI_ALL,
@@ -275,7 +276,7 @@ def _add_actions(pub, opts, n):
     tile = pub[P_TILE_AT + cell]                                         # R-ACT-CAPTURE
     if tile < 2 * N_TREASURES:
         t = tile >> 1
-        if not (pub[P_CAPTURED] >> t) & 1 and pub[hand_at(a, t)] >= 4:
+        if not (pub[P_CAPTURED] >> t) & 1 and pub[hand_at(a, t)] >= pub[P_CFG + C_CAPTURE]:
             opts[n] = code(CAPTURE, t)
             n += 1
     return n
@@ -377,8 +378,8 @@ def apply_action(pub, c):
         return p
     elif t == CAPTURE:
         k = field1(c)
-        pub[hand_at(a, k)] -= 4
-        pub[P_TDISC + k] += 4
+        pub[hand_at(a, k)] -= pub[P_CFG + C_CAPTURE]
+        pub[P_TDISC + k] += pub[P_CFG + C_CAPTURE]
         pub[P_CAPTURED] |= 1 << k
     return -1
 

@@ -1,15 +1,18 @@
-"""What one simulated setting is: players, level, team, first player and rule switches.
+"""What one simulated setting is: players, level, team, first player, rule switches and a variant.
 
-Rule switches and rule constants are data (DESIGN): a variant is configuration, not a code path.
+Rule switches and rule numbers are data (DESIGN): a variant is configuration, not a code path.
 `GameConfig.validate` gives the one-line messages the command line shows for bad input, and
 `GameConfig.to_array` packs the config into the int32 array the engine reads.
 """
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
-from fisim.rules.constants import FLOOD_COUNT, LEVELS, MAX_PLAYERS, ROLE_NAMES, SKULL
+from fisim.errors import ConfigError
+from fisim.rules.constants import LEVELS, MAX_PLAYERS, N_KINDS, N_TREASURES, ROLE_NAMES
 from fisim.rules.schema import Layout
+from fisim.rules.variant import DECK_KEYS, MAX_SKULL, PARAMETERS, is_variant_file, load_variant
 
 # The rule switches of docs/rules.md, each off in the official rules.
 SWITCHES = {
@@ -46,18 +49,30 @@ C_SUNK_CARD_STAYS = CONFIG.add("C_SUNK_CARD_STAYS", 1, "switch sunk-card-stays")
 C_HAND_AFTER_DRAW = CONFIG.add("C_HAND_AFTER_DRAW", 1, "switch hand-after-draw")
 C_FIRST = CONFIG.add("C_FIRST", 1, "fixed first seat, or -1 for random")
 C_TEAM = CONFIG.add("C_TEAM", MAX_PLAYERS, "fixed role per seat, or -1 for a random team")
-C_FLOODS = CONFIG.add("C_FLOODS", SKULL, "flood cards drawn at water levels 0..9")
+C_DECK = CONFIG.add("C_DECK", N_KINDS, "treasure deck: cards per kind (R-TDECK)")
+C_CAPTURE = CONFIG.add("C_CAPTURE", 1, "matching cards a capture discards (R-ACT-CAPTURE)")
+C_INITIAL_FLOODS = CONFIG.add("C_INITIAL_FLOODS", 1, "tiles flooded at setup (R-SETUP-2)")
+C_SKULL = CONFIG.add("C_SKULL", 1, "the skull's position on the water meter (R-METER)")
+C_FLOODS = CONFIG.add("C_FLOODS", MAX_SKULL, "flood cards drawn at water levels 0..skull-1 (0 from the skull on)")
 C_SIZE = CONFIG.close(globals()).size
-
-
-class ConfigError(ValueError):
-    """A setting fisim cannot play; the message names the problem and the valid choices."""
 
 
 def parse_level(name):
     if name not in LEVELS:
         raise ConfigError(f"unknown level {name!r}; choose one of: {', '.join(LEVELS)}")
     return name
+
+
+def split_rules(rules):
+    """(switches, Variant or None) of rule names as the command line gives them: switch names,
+    'official', and at most one variant file (FILE.toml)."""
+    files = [r for r in rules if is_variant_file(r)]
+    if len(files) > 1:
+        raise ConfigError(f"two variant files ({files[0]}, {files[1]}): give one --rules FILE.toml per setting")
+    variant = load_variant(files[0]) if files else None
+    if variant is not None and variant.name in SWITCHES:
+        raise ConfigError(f"{variant.where('name')}: name {variant.name!r} is a rule switch's; choose another name")
+    return frozenset(r for r in rules if r != "official" and not is_variant_file(r)), variant
 
 
 def parse_team(text):
@@ -78,13 +93,16 @@ def parse_team(text):
 
 @dataclass(frozen=True)
 class GameConfig:
-    """One setting. `team` None deals a random team each game; `first` None draws the first player."""
+    """One setting. `team` None deals a random team each game; `first` None draws the first player;
+    `variant` None plays the official numbers. A variant's value wins over solo's (3 draws, hand
+    limit 7), which wins over the official one."""
 
     players: int = 3
     level: str = "normal"
     team: tuple = None
     first: int = None
     switches: frozenset = field(default_factory=frozenset)
+    variant: object = None      # a fisim.rules.variant.Variant
 
     def __post_init__(self):
         object.__setattr__(self, "switches", frozenset(self.switches))
@@ -113,23 +131,58 @@ class GameConfig:
                 raise ConfigError(f"the team has {len(self.team)} adventurers but there are {self.players} players")
         if self.first is not None and not 0 <= self.first < self.players:
             raise ConfigError(f"first player must be a seat from 0 to {self.players - 1}, not {self.first}")
+        if self.variant is not None:
+            self.variant.check_setting(self.players, solo, self.start_level, self.parameters)
         return self
 
     @property
     def solo(self):
         return "solo" in self.switches
 
+    @cached_property
+    def parameters(self):
+        """Every rule number of this setting, by variant key (fisim.rules.variant.PARAMETERS)."""
+        values = {key: p.official for key, p in PARAMETERS.items()}
+        if self.solo:
+            values.update(draws=3, hand_limit=7)          # R-VAR-SOLO
+        if self.variant is not None:
+            values.update(self.variant.values)
+        return values
+
     @property
     def actions(self):
-        return 3
+        return self.parameters["actions"]
 
     @property
     def draws(self):
-        return 3 if self.solo else 2
+        return self.parameters["draws"]
 
     @property
     def hand_limit(self):
-        return 7 if self.solo else 5
+        return self.parameters["hand_limit"]
+
+    @property
+    def capture(self):
+        return self.parameters["capture"]
+
+    @property
+    def initial_floods(self):
+        return self.parameters["initial_floods"]
+
+    @property
+    def deck(self):
+        """Treasure deck cards per kind: the 4 treasures, Helicopter Lift, Sandbags, Waters Rise!."""
+        p = self.parameters
+        return (p["treasure_cards"],) * N_TREASURES + tuple(p[k] for k in DECK_KEYS[1:])
+
+    @property
+    def flood_counts(self):
+        """Flood cards drawn at water levels 0..skull-1 (level 0 unused: 0)."""
+        return (0, *self.parameters["meter"][:-1])
+
+    @property
+    def skull(self):
+        return len(self.parameters["meter"])
 
     @property
     def start_level(self):
@@ -137,8 +190,8 @@ class GameConfig:
 
     @property
     def rules_label(self):
-        """'official' or the switches joined by '+', sorted."""
-        return "+".join(sorted(self.switches)) or "official"
+        """'official', or the switches, sorted, then the variant's name, joined by '+'."""
+        return rules_label(self.switches, self.variant)
 
     def to_array(self):
         a = np.full(C_SIZE, -1, dtype=np.int32)
@@ -161,5 +214,15 @@ class GameConfig:
         if self.team is not None:
             for i, r in enumerate(self.team):
                 a[C_TEAM + i] = ROLE_NAMES.index(r)
-        a[C_FLOODS:C_FLOODS + SKULL] = FLOOD_COUNT
+        a[C_DECK:C_DECK + N_KINDS] = self.deck
+        a[C_CAPTURE] = self.capture
+        a[C_INITIAL_FLOODS] = self.initial_floods
+        a[C_SKULL] = self.skull
+        a[C_FLOODS:C_FLOODS + MAX_SKULL] = 0
+        a[C_FLOODS:C_FLOODS + self.skull] = self.flood_counts
         return a
+
+
+def rules_label(switches, variant):
+    """'official', or the switches, sorted, then the variant's name, joined by '+'."""
+    return "+".join([*sorted(switches), *([variant.name] if variant else [])]) or "official"

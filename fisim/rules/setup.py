@@ -2,10 +2,8 @@
 from numba import njit
 
 from fisim.rules import events as ev
-from fisim.rules.config import C_FIRST, C_LEVEL, C_PLAYERS, C_TEAM
+from fisim.rules.config import C_DECK, C_FIRST, C_INITIAL_FLOODS, C_LEVEL, C_PLAYERS, C_TEAM
 from fisim.rules.constants import (
-    DECK_COUNTS,
-    INITIAL_FLOODS,
     MAX_PLAYERS,
     N_KINDS,
     N_ROLES,
@@ -101,12 +99,12 @@ def _seat_team(g, rng, players):
 
 @njit(inline="always")
 def _flood_first_tiles(g, rng):
-    """R-SETUP-2: the flood deck shuffled, the first tiles flooded."""
+    """R-SETUP-2: the flood deck shuffled, the first tiles (6, or the variant's) flooded."""
     for t in range(N_TILES):
         g[H_FPILE + t] = t
     shuffle(g[H_FPILE:H_FPILE + N_TILES], N_TILES, rng[FLOOD:FLOOD + 1])
     n = N_TILES
-    for _ in range(INITIAL_FLOODS):
+    for _ in range(g[P_CFG + C_INITIAL_FLOODS]):
         n -= 1
         t = g[H_FPILE + n]
         c = g[P_CELL_OF + t]
@@ -118,10 +116,11 @@ def _flood_first_tiles(g, rng):
 
 @njit(inline="always")
 def _deal_treasures(g, rng, players):
-    """R-SETUP-4: the treasure deck shuffled, 2 cards dealt per seat, Waters Rise! replaced."""
+    """R-SETUP-4: the treasure deck (R-TDECK, or the variant's) shuffled, 2 cards dealt per seat,
+    Waters Rise! replaced."""
     n = 0
     for k in range(N_KINDS):
-        for _ in range(DECK_COUNTS[k]):
+        for _ in range(g[P_CFG + C_DECK + k]):
             g[H_TPILE + n] = k
             n += 1
     shuffle(g[H_TPILE:H_TPILE + n], n, rng[TREASURE:TREASURE + 1])

@@ -20,9 +20,10 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from fisim.rules.config import C_SIZE
-from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURE_CARDS
+from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES
 from fisim.rules.options import MAX_OPTIONS
 from fisim.rules.schema import ACTION, SCRATCH, SETUP, Layout
+from fisim.rules.variant import MAX_TREASURE_CARDS
 
 MEM_SIZE = 64           # ints of policy memory per game
 
@@ -81,7 +82,8 @@ GAME = Layout("game array", start=P_SIZE)
 MEM = GAME.add("MEM", MEM_SIZE, "the policy's per-game memory, zeroed at setup", SCRATCH)
 OPTS = GAME.add("OPTS", MAX_OPTIONS, "the options of the current decision", SCRATCH)
 # the hidden piles lie beyond what a policy is handed (pub, its memory, the options)
-H_TPILE = GAME.add("H_TPILE", N_TREASURE_CARDS, "treasure draw pile, kinds, the last on top (hidden)")
+H_TPILE = GAME.add("H_TPILE", MAX_TREASURE_CARDS, "treasure draw pile, kinds, the last on top (hidden); "
+                   "room for the largest deck a variant may have")
 H_FPILE = GAME.add("H_FPILE", N_TILES, "flood draw pile, tile ids, the last on top (hidden)")
 X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)", SETUP)
 X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)

@@ -15,6 +15,7 @@ from fisim.rules.config import (
     C_HAND_AFTER_DRAW,
     C_HAND_LIMIT,
     C_NO_HELI_RESCUE,
+    C_SKULL,
     C_SUNK_CARD_STAYS,
 )
 from fisim.rules.constants import (
@@ -26,7 +27,6 @@ from fisim.rules.constants import (
     N_KINDS,
     N_TREASURES,
     SAND,
-    SKULL,
     SKULL_REACHED,
     TREASURE_LOST,
     WATERS_RISE,
@@ -288,7 +288,7 @@ def waters_rise(g, rng):
     """R-DRAW-WR: raise the meter; the flood discard, shuffled, goes on top of the flood pile."""
     g[P_LEVEL] += 1
     log_event(g, ev.EV_WATERS_RISE, g[P_LEVEL], 0, 0)
-    if g[P_LEVEL] >= SKULL:
+    if g[P_LEVEL] >= g[P_CFG + C_SKULL]:
         lose(g, SKULL_REACHED)
         return
     if g[P_FDISC] != 0:

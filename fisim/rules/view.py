@@ -8,7 +8,7 @@ docs/policies.md is the policy author's guide.
 """
 from numba import njit
 
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT, C_SUNK_CARD_STAYS
+from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS
 
 # re-exported, so that a policy needs no other module: the ids it compares with, and the
 # helpers that walk a cell bitmask
@@ -163,7 +163,21 @@ def cards_in_hand(pub, seat):
 
 @njit(inline="always")
 def hand_limit(pub):
+    """5 in the official rules (R-HAND); 7 solo; a variant's."""
     return pub[P_CFG + C_HAND_LIMIT]
+
+
+@njit(inline="always")
+def capture_cards(pub):
+    """Matching cards a capture discards: 4 in the official rules (R-ACT-CAPTURE); a variant's."""
+    return pub[P_CFG + C_CAPTURE]
+
+
+@njit(inline="always")
+def deck_cards(pub, kind):
+    """Cards of a kind in the whole treasure deck (R-TDECK: 5 per treasure, 3 HELI, 2 SAND, 3
+    WATERS_RISE); a variant's."""
+    return pub[P_CFG + C_DECK + kind]
 
 
 # --- the island ---
@@ -237,15 +251,21 @@ def captured_mask(pub):
 
 @njit(inline="always")
 def water_level(pub):
-    """1..10; 10 is the skull (R-METER)."""
+    """1..skull (R-METER)."""
     return pub[P_LEVEL]
+
+
+@njit(inline="always")
+def skull(pub):
+    """The skull's position on the water meter: 10 in the official rules (R-METER); a variant's."""
+    return pub[P_CFG + C_SKULL]
 
 
 @njit(inline="always")
 def flood_draws(pub):
     """Flood cards drawn at the current water level."""
     level = pub[P_LEVEL]
-    return pub[P_CFG + C_FLOODS + level] if level < SKULL else 0
+    return pub[P_CFG + C_FLOODS + level] if level < pub[P_CFG + C_SKULL] else 0
 
 
 @njit(inline="always")

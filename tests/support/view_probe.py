@@ -8,8 +8,8 @@ mem[kind] counts the decisions of each kind that passed.
 from numba import njit
 
 from fisim.rules import view
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT, C_SUNK_CARD_STAYS
-from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES, SKULL
+from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS
+from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES
 from fisim.rules.options import LIFT, LIFT_DEST, SWIM, field1, otype
 from fisim.rules.rng import randbelow
 from fisim.rules.state import (
@@ -74,6 +74,11 @@ def _players_fail(pub):
         return 11
     if view.hand_limit(pub) != pub[P_CFG + C_HAND_LIMIT] or view.policy_arg(pub) != pub[P_POLICY_ARG]:
         return 12
+    if view.capture_cards(pub) != pub[P_CFG + C_CAPTURE]:
+        return 12
+    for k in range(N_KINDS):
+        if view.deck_cards(pub, k) != pub[P_CFG + C_DECK + k]:
+            return 12
     for s in range(pub[P_PLAYERS]):
         if view.role(pub, s) != pub[P_ROLE + s] or view.position(pub, s) != pub[P_POS + s]:
             return 13
@@ -119,7 +124,9 @@ def _piles_fail(pub):
     level = pub[P_LEVEL]
     if view.water_level(pub) != level:
         return 30
-    if view.flood_draws(pub) != (pub[P_CFG + C_FLOODS + level] if level < SKULL else 0):
+    if view.skull(pub) != pub[P_CFG + C_SKULL] or not level <= view.skull(pub):
+        return 31
+    if view.flood_draws(pub) != (pub[P_CFG + C_FLOODS + level] if level < pub[P_CFG + C_SKULL] else 0):
         return 31
     if view.treasure_pile_size(pub) != pub[P_TDRAW_N] or view.flood_pile_size(pub) != pub[P_FDRAW_N]:
         return 32
