@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from policies import BUILTIN, DEFAULT
@@ -66,6 +66,9 @@ def _setting_options(f):
                      help="Rules, repeatable to combine switches: " + RULES_HELP),
         click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
                      help="Master seed; game i of a seed is always the same game."),
+        click.option("--repeat", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_REPEAT),
+                     help="Replay the same deals with another policy stream: only the policy's own random "
+                          "choices change (0: the games as dealt)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -118,7 +121,7 @@ class _Notices(logging.Handler):
 @click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")
 @click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
               help="How to print the results: text, csv or json (one row per rate, each with its n and 95% CI).")
-def simulate(level, players, team, layout, policy, rules, seed, games, threads, out, fmt):
+def simulate(level, players, team, layout, policy, rules, seed, repeat, games, threads, out, fmt):
     """Play GAMES games of one setting and print the win rate, loss causes, each adventurer's win
     rate, turns and treasures."""
     if out is not None and not out.endswith(OUT_SUFFIXES):
@@ -129,7 +132,7 @@ def simulate(level, players, team, layout, policy, rules, seed, games, threads, 
     _check_format(fmt, TABLE_FORMATS)
     _checked(level, players, team, layout, policy, rules)
     from fisim.simulation import EngineError, Setting, Tally, write_games
-    setting = Setting(level, players, team, layout, policy, rules, seed)
+    setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
     tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
@@ -157,7 +160,7 @@ def _simulate_output(setting, tally, fmt):
     config = setting.config
     labels = {"layout": setting.island.name, "level": config.level, "players": config.players,
               "team": "+".join(config.team) if config.team else "random", "policy": setting.policy_label,
-              "rules": config.rules_label, "seed": setting.seed}
+              "rules": config.rules_label, "seed": setting.seed, "repeat": setting.repeat}
     rates = tally.rates()
     if fmt != "text":
         import pandas as pd
@@ -169,7 +172,8 @@ def _simulate_output(setting, tally, fmt):
     win = rates.iloc[0]
     lines = [
         f"{tally.games:,} games: {labels['layout']}, {labels['level']}, {labels['players']} players, "
-        f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}",
+        f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}"
+        + (f", repeat {setting.repeat}" if setting.repeat else ""),
         f"win rate  {100 * win['rate']:6.2f}%   95% CI {100 * win['ci_low']:.2f}-{100 * win['ci_high']:.2f}%   "
         f"({tally.wins:,} wins; the computer team's rate, not a human one)",
         "losses (share of all games, 95% CI):",
@@ -204,7 +208,7 @@ class _Null:
 @_setting_options
 @click.option("--game", "game", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_GAME),
               help="Which game of the seed to show.")
-def replay(level, players, team, layout, policy, rules, seed, game):
+def replay(level, players, team, layout, policy, rules, seed, repeat, game):
     """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
     config, island = _checked(level, players, team, layout, policy, rules)
     from fisim import engine
@@ -213,12 +217,12 @@ def replay(level, players, team, layout, policy, rules, seed, game):
     from policies import load_policy
     pol = load_policy(policy)
     try:
-        rec = engine.record(island, config, pol, seed, game)
+        rec = engine.record(island, config, pol, seed, game, repeat=repeat)
         check_games(rec.result[None, :], pol.NAME, game)
     except EngineError as exc:
         raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
-             f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}")
+             f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}" + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
 

@@ -51,8 +51,8 @@ _record_game, _run_phase = _engine.record_game, _engine.run_phase
 
 
 @njit(cache=True, nogil=True)
-def run_games(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
-    _run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out)
+def run_games(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out):
+    _run_block(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out)
 
 
 @njit(cache=True)
@@ -61,8 +61,8 @@ def play_out(g, rng, c):
 
 
 @njit(cache=True)
-def record_game(g, rng, master_seed, game, out):
-    _record_game(g, rng, master_seed, game, out)
+def record_game(g, rng, master_seed, game, repeat, out):
+    _record_game(g, rng, master_seed, game, repeat, out)
 
 
 @njit(cache=True)
@@ -228,18 +228,19 @@ def interruptible():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None):
+def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None, repeat=0):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
-    first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`: each game
-    is played from its own seed into its own row, whichever thread plays its block. `progress(k)`
-    is called (in the calling thread) as each block of k games finishes.
+    first_game .. first_game+n_games-1 under master `seed`, each played with the policy stream of
+    its repeat `repeat` (fisim.rules.rng; 0: the game as dealt). Independent of `threads`: each
+    game is played from its own seed into its own row, whichever thread plays its block.
+    `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
     The threads are Python threads running the compiled runner without the GIL: the runner then
     needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
     fixed = (layout.geometry, config.to_array(), np.int64(policy_arg(policy)), np.uint64(seed),
-             np.int64(first_game))
+             np.int64(first_game), np.int64(repeat))
     threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // MIN_BLOCK))
     size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
     blocks = [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
@@ -291,8 +292,9 @@ def decisions_of(g):
     return out
 
 
-def record(layout, config, policy, seed, game, decisions=False):
-    """Play game `game` of master `seed` with its transcript (and every policy decision) kept."""
+def record(layout, config, policy, seed, game, decisions=False, repeat=0):
+    """Play game `game` of master `seed` (its repeat `repeat`) with its transcript (and every
+    policy decision) kept."""
     g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0,
                           policy_arg(policy))
     rng = np.zeros(N_STREAMS, np.uint64)
@@ -300,7 +302,7 @@ def record(layout, config, policy, seed, game, decisions=False):
     with policy_errors(policy), interruptible():
         run = runner(policy)
         with first_use(run, "record_game", policy):
-            run.record_game(g, rng, np.uint64(seed), np.int64(game), out)
+            run.record_game(g, rng, np.uint64(seed), np.int64(game), np.int64(repeat), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 
 

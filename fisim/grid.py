@@ -1,7 +1,8 @@
 """The sweep grid: parse each axis (ranges and lists) and expand them into cells.
 
 A cell is one setting: layout, level, players, team (None = a random team each game), policy
-and rule switches. Every bad value is a ConfigError naming it and the valid choices.
+and rule switches, and the repeat its games are played as (fisim.rules.rng; 0, the games as
+dealt, unless a ladder replays deals). Every bad value is a ConfigError naming it and the valid choices.
 """
 import hashlib
 import itertools
@@ -22,6 +23,7 @@ class Cell:
     team: tuple          # roles in seat order, or None for a random team each game
     policy: str
     rules: tuple         # sorted rule switches; () for the official rules
+    repeat: int = 0      # the policy stream's repeat index (0: the games as dealt)
 
     @property
     def config(self):
@@ -43,8 +45,12 @@ class Cell:
 
     @property
     def key(self):
-        """A short stable id of the cell, used in chunk file names."""
-        text = json.dumps(asdict(self), sort_keys=True)
+        """A short stable id of the cell, used in chunk file names. Repeat 0 is left out, so a
+        cell keeps the key it had before repeats existed."""
+        fields = asdict(self)
+        if not self.repeat:
+            del fields["repeat"]
+        text = json.dumps(fields, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 

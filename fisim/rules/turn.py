@@ -48,7 +48,7 @@ from fisim.rules.options import (
     field2,
     otype,
 )
-from fisim.rules.rng import FLOOD, POLICY, TREASURE, shuffle
+from fisim.rules.rng import FLOOD, POLICY, TREASURE, repeat_policy_stream, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
     ALL_CELLS,
@@ -468,9 +468,11 @@ def play_on(g, rng, stage):
         stage = NEW_TURN
 
 
-def play_game(g, rng, seed):
-    """Set up and play one whole game (R-SETUP, then R-TURN until R-WIN or R-LOSE)."""
+def play_game(g, rng, seed, repeat):
+    """Set up and play one whole game (R-SETUP, then R-TURN until R-WIN or R-LOSE), the policy
+    playing with the stream of repeat `repeat` (fisim.rules.rng: 0 is the game as dealt)."""
     setup_game(g, rng, seed)
+    repeat_policy_stream(rng, repeat)
     play_on(g, rng, NEW_TURN)
 
 
