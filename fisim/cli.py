@@ -10,11 +10,12 @@ import click
 from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
-from policies import BUILTIN, DEFAULT
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LEGAL
 
-POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} is the strongest fast one; "
+POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
-               "to the end, about a thousand times slower) or a policy .py file.")
+               "to the end, about a thousand times slower) or a policy .py file. clairvoyant:N is search "
+               f"with the piles' true order in view, a reference: it {CLAIRVOYANT_NOTE}.")
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
               + " (rule ids as in the rules contract).")
@@ -214,7 +215,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game):
     from fisim import engine
     from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
-    from policies import load_policy
+    from policies import labelled, load_policy
     pol = load_policy(policy)
     try:
         rec = engine.record(island, config, pol, seed, game, repeat=repeat)
@@ -222,7 +223,8 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game):
     except EngineError as exc:
         raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
-             f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}" + (f", repeat {repeat}" if repeat else ""))
+             f"policy {labelled(f'{pol.NAME}@{pol.VERSION}')}, rules {config.rules_label}"
+             + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
 

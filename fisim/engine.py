@@ -35,7 +35,7 @@ from fisim.rules.actions import list_options
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DECISION_NAMES, LIFT_DEST, field1
 from fisim.rules.rng import N_STREAMS, init_streams
-from fisim.rules.state import R_SIZE
+from fisim.rules.state import P_SIZE, R_SIZE, SEEN_DECKS
 
 _RULES_DIR = Path(__file__).parent / "rules"
 _POLICIES_DIR = Path(policies.__file__).parent
@@ -44,9 +44,9 @@ from numba import njit
 from fisim.engine import specialise
 {import_decide}
 
-_bulk = specialise(decide, __name__ + "_bulk", inline=True)
+_bulk = specialise(decide, __name__ + "_bulk", inline=True, sees_decks={sees_decks})
 _run_block, _play_out = _bulk.run_block, _bulk.play_out
-_engine = specialise(decide, __name__ + "_engine", inline=False)
+_engine = specialise(decide, __name__ + "_engine", inline=False, sees_decks={sees_decks})
 _record_game, _run_phase = _engine.record_game, _engine.run_phase
 
 
@@ -78,18 +78,21 @@ BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an ev
 _NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose")
 
 
-def specialise(decide, name, inline):
+def specialise(decide, name, inline, sees_decks=False):
     """Jitted copies of the policy-bound functions of fisim.rules.turn and .runner whose global
     `decide` is the given policy's, in a module registered as `name` (Numba's cache finds their
     globals by module name). A jitted function passed as an argument instead would keep Numba from
-    caching the runner; a global is resolved at compile time.
+    caching the runner; a global is resolved at compile time. `sees_decks` hands the policy the
+    game array through the hidden piles instead of pub (turn.SEEN): only for a built-in
+    clairvoyant reference (policies.sees_decks), never for a legal policy.
 
     With `inline`, the turn is inlined into the entry points: LLVM then sees few, large functions
     without calls or reference counting between them (random games a third faster, more compile
     time and memory: only run_games, which plays games in bulk, uses it)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
-    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name})
+    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name,
+                      "SEEN": SEEN_DECKS if sees_decks else P_SIZE})
     bound = [key for key, f in namespace.items()
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
@@ -153,7 +156,8 @@ def runner(policy):
     path = directory / f"run_{safe}.py"
     if not path.exists():
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(_TEMPLATE.format(name=policy.NAME, import_decide=import_decide))
+        tmp.write_text(_TEMPLATE.format(name=policy.NAME, import_decide=import_decide,
+                                        sees_decks=policies.sees_decks(policy)))
         try:        # never over another process's copy: Numba's cache is keyed on the file's mtime
             os.link(tmp, path)
         except FileExistsError:

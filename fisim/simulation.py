@@ -39,6 +39,7 @@ from fisim.rules.state import (
 from fisim.stats import wilson
 from fisim.store import cause_cells
 from policies import DEFAULT as DEFAULT_POLICY
+from policies import labelled
 
 CHUNK = 1 << 18
 CAUSE_COLUMNS = [name.replace("-", "_") for name in LOSS_NAMES]
@@ -75,7 +76,7 @@ class Setting:
         self.island = load_layout(layout)
         self.policy = load_policy(policy)
         self.seed, self.repeat = seed, repeat
-        self.policy_label = f"{self.policy.NAME}@{self.policy.VERSION}"
+        self.policy_label = labelled(f"{self.policy.NAME}@{self.policy.VERSION}")
 
     def play_chunks(self, games, threads=None, first_game=0, progress=None, tally=None, chunk=CHUNK):
         """Yield (first game, engine rows) chunk by chunk, each added to `tally` if given;

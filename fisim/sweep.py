@@ -22,6 +22,7 @@ from fisim.store import (
     planned_games,
     target_reached,
 )
+from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
 
 CHUNK = 50_000
 
@@ -59,7 +60,7 @@ def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None)
     layout = load_layout(cell.layout)
     rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress, cell.repeat)
     check_games(rows, policy.NAME, first)
-    label = f"{policy.NAME}@{policy.VERSION}"
+    label = labelled(f"{policy.NAME}@{policy.VERSION}")
     frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first, cell.repeat) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 
@@ -237,6 +238,7 @@ def format_table(frame):
                      f"{r['rules']:<16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
                      f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
+    lines += [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(frame["policy"]) if sees_decks(name)]
     waiting = int((~frame["complete"]).sum())
     if waiting:
         lines.append(f"{waiting} of {len(frame)} cells have fewer games than the store's target: a sweep that "

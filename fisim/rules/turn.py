@@ -119,6 +119,8 @@ from fisim.rules.state import (
 MAX_TURNS = 10_000
 
 decide = None   # bound per policy by fisim.engine.specialise
+SEEN = P_SIZE   # how much of the game array the policy is handed: pub (R-INFO); only a built-in
+                # clairvoyant reference is bound a view through the hidden piles (SEEN_DECKS)
 
 
 
@@ -141,14 +143,14 @@ def ask(g, rng, kind, decider):
 
 def choose(g, rng, kind, decider):
     """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
-    sees `pub` only, read-only). Returns the option code, or -1 after an illegal choice (the game
-    is marked ERROR)."""
+    sees `pub` only, read-only; the clairvoyant reference sees the hidden piles too: SEEN).
+    Returns the option code, or -1 after an illegal choice (the game is marked ERROR)."""
     g[P_DECISION] = kind
     g[P_DECIDER] = decider
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        i = decide(read_only(g[:P_SIZE]), g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
+        i = decide(read_only(g[:SEEN]), g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
                    rng[POLICY:POLICY + 1])
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
