@@ -332,8 +332,9 @@ def skill_ladder(ladder, policies, subtitle):
         rows = pooled[pooled["level"] == level].set_index("policy")
         colour = _colour(LEVEL_COLOURS, level, j)
         shift = (j - (len(levels) - 1) / 2) * 0.05
+        seers = [p for p in policies if sees_decks(p)]
         for names, style in ((legal, {"marker": "o", "lw": 1.6, "label": level}),
-                             ([p for p in policies if sees_decks(p)], {"marker": "D", "ls": "none", "lw": 1.6, "mfc": "white"})):
+                             (seers, {"marker": "D", "ls": "none", "lw": 1.6, "mfc": "white"})):
             mine = rows.loc[[p for p in names if p in rows.index]]
             if mine.empty:
                 continue
