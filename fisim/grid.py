@@ -2,7 +2,8 @@
 
 A cell is one setting: layout, level, players, team (None = a random team each game), policy
 and rule switches, and the repeat its games are played as (fisim.rules.rng; 0, the games as
-dealt, unless a ladder replays deals). Every bad value is a ConfigError naming it and the valid choices.
+dealt, unless a ladder replays deals). Every bad value is a ConfigError naming it and the valid
+choices.
 """
 import hashlib
 import itertools
