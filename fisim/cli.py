@@ -310,7 +310,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
 @click.option("--deals", default=500, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Per-deal difficulty: replay the first DEALS deals of each level and player count ...")
 @click.option("--repeats", default=20, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
-              help="... this many times each (repeats 0..R-1: only the policy's random stream differs) ...")
+              help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
 @click.option("--replayer", default="search:8", show_default=True, metavar="POLICY",
               help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
 @click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")

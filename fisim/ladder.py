@@ -8,7 +8,7 @@ standard island with random teams at each level and player count. Game i of ever
 of the seed (common random numbers), so every comparison between two policies is paired.
 
 Per-deal difficulty: the first D deals of every level and player count are replayed R times by one
-stochastic policy (the replayer), repeat r = 0..R-1 varying only the policy's random stream
+stochastic policy (the replayer), repeats 0, 1, ..., R - 1 varying only the policy's random stream
 (fisim.rules.rng). From the D x R outcomes: each deal's win probability, the deals no ladder
 policy, no replay and not the clairvoyant ever won, the deals every replay won, and spread
 measures after Goodman, Perez-Liebana and Lucas (2025, "Seeding for Success"), who compare games
