@@ -231,7 +231,7 @@ def format_ladder(tables):
     lines = [f"Skill ladder: {LAYOUT} island, random teams, official rules; {games:,} games per level and player "
              f"count ({', '.join(counts)} players), the same deals for every policy. Win rate, 95% interval:"]
     width = max(22, *(len(p) + 2 for p in policies))
-    for players in [*counts, "all"]:
+    for players in [*counts, "all"] if len(counts) > 1 else counts:
         mine = ladder[ladder["players"] == players]
         lines.append(f"{'players ' + (','.join(counts) + ' pooled' if players == 'all' else players):<16}"
                      + "".join(f"{p:>{width}}" for p in policies))

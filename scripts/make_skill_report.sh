@@ -17,7 +17,7 @@
 # 2010), STORES, OUT, LADDER_ARGS (extra `fisim ladder` options, e.g. "--threads 2").
 #
 # Running time on a 2-core machine shared with other jobs, compile cache warm:
-#   --quick: 1,680 games (60 replays): measured 95 s.
+#   --quick: 140 ladder games (20 each of 7 policies) and 30 replays: measured 27 s (18 s of processor).
 #   full size: 12 cells x 2,000 games x 7 policies = 168,000 ladder games, and 12 x 500 x 20 =
 #   120,000 replays by search:8. The search games dominate: 24,000 games each of search:8, search:32
 #   and clairvoyant:32, and the 120,000 replays. At the speeds README "How strong is the computer
