@@ -259,8 +259,9 @@ def format_ladder(tables):
 def _format_deals(deals):
     first = deals.iloc[0]
     lines = [f"\nPer-deal difficulty: {first['deals']:,} deals per level and player count, each replayed "
-             f"{first['repeats']} times by {first['replayer']} (only its random stream differs). Never won: by no "
-             "ladder policy (clairvoyant included) nor any replay; always won: by every replay (95% intervals).",
+             f"{first['repeats']} times by {labelled(first['replayer'])} (only its random stream differs). "
+             "Never won: by no ladder policy (clairvoyant included) nor any replay; always won: by every replay "
+             "(95% intervals).",
              f"  {'level':<10}{'pl':>3}  {'mean win p':<22}{'never won':<22}{'always won':<22}{'span':>6}"
              f"{'trimmed':>9}{'outliers':>10}{'deal share':>12}{'H':>6}{'H|deal':>8}"]
     for _, r in deals.iterrows():
