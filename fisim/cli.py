@@ -7,20 +7,22 @@ import sys
 
 import click
 
-from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
-from policies import BUILTIN, DEFAULT
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, sees_decks
 
-POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(BUILTIN)}; {DEFAULT} is the strongest fast one; "
+POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
-               "to the end, about a thousand times slower) or a policy .py file.")
+               "to the end, about a thousand times slower) or a policy .py file. clairvoyant:N is search "
+               f"with the piles' true order in view, a reference: it {CLAIRVOYANT_NOTE}.")
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
               + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
               "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
               "docs/model.md), combinable with switches; a file's numbers win over solo's.")
 OUT_SUFFIXES = (".parquet", ".csv")
+CHUNK_GAMES = 50_000        # fisim.sweep.CHUNK: the largest chunk of a store (the sweep module loads pandas)
 TABLE_FORMATS = ("text", "csv", "json")
 
 
@@ -68,6 +70,9 @@ def _setting_options(f):
                      help="Rules, repeatable to combine switches: " + RULES_HELP),
         click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
                      help="Master seed; game i of a seed is always the same game."),
+        click.option("--repeat", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_REPEAT),
+                     help="Replay the same deals with another policy stream: only the policy's own random "
+                          "choices change (0: the games as dealt)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -120,7 +125,7 @@ class _Notices(logging.Handler):
 @click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")
 @click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
               help="How to print the results: text, csv or json (one row per rate, each with its n and 95% CI).")
-def simulate(level, players, team, layout, policy, rules, seed, games, threads, out, fmt):
+def simulate(level, players, team, layout, policy, rules, seed, repeat, games, threads, out, fmt):
     """Play GAMES games of one setting and print the win rate, loss causes, each adventurer's win
     rate, turns and treasures."""
     if out is not None and not out.endswith(OUT_SUFFIXES):
@@ -131,7 +136,7 @@ def simulate(level, players, team, layout, policy, rules, seed, games, threads, 
     _check_format(fmt, TABLE_FORMATS)
     _checked(level, players, team, layout, policy, rules)
     from fisim.simulation import EngineError, Setting, Tally, write_games
-    setting = Setting(level, players, team, layout, policy, rules, seed)
+    setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
     tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
@@ -159,7 +164,7 @@ def _simulate_output(setting, tally, fmt):
     config = setting.config
     labels = {"layout": setting.island.name, "level": config.level, "players": config.players,
               "team": "+".join(config.team) if config.team else "random", "policy": setting.policy_label,
-              "rules": config.rules_label, "seed": setting.seed}
+              "rules": config.rules_label, "seed": setting.seed, "repeat": setting.repeat}
     rates = tally.rates()
     if fmt != "text":
         import pandas as pd
@@ -171,7 +176,8 @@ def _simulate_output(setting, tally, fmt):
     win = rates.iloc[0]
     lines = [
         f"{tally.games:,} games: {labels['layout']}, {labels['level']}, {labels['players']} players, "
-        f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}",
+        f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}"
+        + (f", repeat {setting.repeat}" if setting.repeat else ""),
         f"win rate  {100 * win['rate']:6.2f}%   95% CI {100 * win['ci_low']:.2f}-{100 * win['ci_high']:.2f}%   "
         f"({tally.wins:,} wins; the computer team's rate, not a human one)",
         "losses (share of all games, 95% CI):",
@@ -206,21 +212,22 @@ class _Null:
 @_setting_options
 @click.option("--game", "game", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_GAME),
               help="Which game of the seed to show.")
-def replay(level, players, team, layout, policy, rules, seed, game):
+def replay(level, players, team, layout, policy, rules, seed, repeat, game):
     """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
     config, island = _checked(level, players, team, layout, policy, rules)
     from fisim import engine
     from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
-    from policies import load_policy
+    from policies import labelled, load_policy
     pol = load_policy(policy)
     try:
-        rec = engine.record(island, config, pol, seed, game)
+        rec = engine.record(island, config, pol, seed, game, repeat=repeat)
         check_games(rec.result[None, :], pol.NAME, game)
     except EngineError as exc:
         raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
-             f"policy {pol.NAME}@{pol.VERSION}, rules {config.rules_label}")
+             f"policy {labelled(f'{pol.NAME}@{pol.VERSION}')}, rules {config.rules_label}"
+             + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
 
@@ -253,7 +260,7 @@ def replay(level, players, team, layout, policy, rules, seed, game):
 @click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
               help="Start a local Dask cluster of N worker processes and run the chunks there.")
 @click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
-@click.option("--chunk-games", default=50_000, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
+@click.option("--chunk-games", default=CHUNK_GAMES, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
 @click.option("--quiet", is_flag=True, help="No progress bar, no note of a first run's compile.")
@@ -289,10 +296,96 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
+    from fisim.sweep import format_table
+    frame = _run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
+    click.echo(format_table(frame))
+    click.echo(f"results: {out}")
+    if not no_report:
+        _write_report(out, None, "html,md,png", None)
+
+
+@cli.command()
+@click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
+@click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
+@click.option("--games", default=2000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Games per level and player count for every policy: deals 0.. of the seed, the same for all.")
+@click.option("--policies", "policies_text", default=",".join(LADDER), show_default=True,
+              help="The ladder's legal policies, weakest first. " + POLICY_HELP)
+@click.option("--clairvoyant", "clairvoyant", default=None, type=click.IntRange(min=1), metavar="N",
+              help=f"Budget of the clairvoyant reference clairvoyant:N [default: its own, 32]; it {CLAIRVOYANT_NOTE}.")
+@click.option("--no-clairvoyant", is_flag=True, help="Leave the clairvoyant reference out.")
+@click.option("--deals", default=500, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Per-deal difficulty: replay the first DEALS deals of each level and player count ...")
+@click.option("--repeats", default=20, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
+              help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
+@click.option("--replayer", default="search:8", show_default=True, metavar="POLICY",
+              help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
+@click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
+@click.option("--out", default="fisim-ladder", show_default=True, metavar="DIR",
+              help="Results directory: the stores DIR/ladder and DIR/deals (resumable), tables, figures, ladder.md.")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
+@click.option("--quiet", is_flag=True, help="No progress bar, no note of a first run's compile.")
+def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
+           seed, out, threads, quiet):
+    """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
+    skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying."""
+    if quiet:
+        logging.getLogger("fisim").setLevel(logging.WARNING)
+    from fisim import grid
+    from fisim.rules.config import ConfigError
+    if clairvoyant is not None and no_clairvoyant:
+        raise UserError("give --clairvoyant N or --no-clairvoyant, not both")
+    if not no_deals and deals > games:
+        raise UserError(f"--deals {deals} needs --games of at least {deals}: every ladder policy plays each "
+                        "replayed deal (or give --no-deals)")
+    _check_threads(threads)
+    try:
+        policies = grid.parse_policies(policies_text)
+        seers = [p for p in policies if sees_decks(p)]
+        if seers:
+            raise ConfigError(f"--policies lists {seers[0]}, which is not a legal player; the clairvoyant "
+                              "reference is --clairvoyant N")
+        if not no_clairvoyant:
+            policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
+        levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
+        replayers = [] if no_deals else grid.parse_policies(replayer)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    from fisim import ladder as skill
+    from policies import load_policy
+
+    def named(policy):      # search and search:32 are one cell: the name with its budget
+        return policy if policy.endswith(".py") else load_policy(policy).NAME
+
+    _run_cells(skill.ladder_cells(levels_list, players, [named(p) for p in policies]),
+               os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,
+               quiet=quiet)
+    for name in replayers:
+        _run_cells(skill.deal_cells(levels_list, players, named(name), repeats), os.path.join(out, skill.DEALS_STORE),
+                   seed, {"games": deals}, per_game=True, threads=threads, quiet=quiet)
+    from fisim.store import StoreError
+    try:
+        tables = skill.read_ladder(out)
+        text = skill.format_ladder(tables)
+        written = skill.write_outputs(out, tables, text)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise _failure(exc) from None
+    click.echo(text)
+    click.echo(f"results: {out} ({', '.join(p.name for p in written)})")
+
+
+def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
+               dask_local=None, quiet=False):
+    """fisim.sweep.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
+    terminal and not `quiet`), one-line errors, and a Ctrl-C that keeps the finished chunks; the
+    store's table of cells."""
     from fisim.simulation import EngineError
     from fisim.store import StoreError
-    from fisim.sweep import BackendError, DaskBackend, LocalBackend, format_table, run_sweep
-    total = None if ci else target["games"] * len(cells)
+    from fisim.sweep import BackendError, DaskBackend, LocalBackend, run_sweep
+    total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     from tqdm import tqdm
     with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
@@ -310,8 +403,8 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                 handler.setLevel(logging.CRITICAL)
         try:
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
-            frame = run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
-                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
+            return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
+                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
         except (StoreError, EngineError) as exc:
             raise UserError(str(exc)) from None
         except (BackendError, OSError) as exc:
@@ -321,10 +414,6 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
             click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume",
                        err=True)
             sys.exit(130)
-    click.echo(format_table(frame))
-    click.echo(f"results: {out}")
-    if not no_report:
-        _write_report(out, None, "html,md,png", None)
 
 
 def _write_report(directory, out, formats, title):

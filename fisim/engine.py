@@ -35,7 +35,7 @@ from fisim.rules.actions import list_options
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DECISION_NAMES, LIFT_DEST, field1
 from fisim.rules.rng import N_STREAMS, init_streams
-from fisim.rules.state import R_SIZE
+from fisim.rules.state import P_SIZE, R_SIZE, SEEN_DECKS
 
 _RULES_DIR = Path(__file__).parent / "rules"
 _POLICIES_DIR = Path(policies.__file__).parent
@@ -44,15 +44,15 @@ from numba import njit
 from fisim.engine import specialise
 {import_decide}
 
-_bulk = specialise(decide, __name__ + "_bulk", inline=True)
+_bulk = specialise(decide, __name__ + "_bulk", inline=True, sees_decks={sees_decks})
 _run_block, _play_out = _bulk.run_block, _bulk.play_out
-_engine = specialise(decide, __name__ + "_engine", inline=False)
+_engine = specialise(decide, __name__ + "_engine", inline=False, sees_decks={sees_decks})
 _record_game, _run_phase = _engine.record_game, _engine.run_phase
 
 
 @njit(cache=True, nogil=True)
-def run_games(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
-    _run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out)
+def run_games(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out):
+    _run_block(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out)
 
 
 @njit(cache=True)
@@ -61,8 +61,8 @@ def play_out(g, rng, c):
 
 
 @njit(cache=True)
-def record_game(g, rng, master_seed, game, out):
-    _record_game(g, rng, master_seed, game, out)
+def record_game(g, rng, master_seed, game, repeat, out):
+    _record_game(g, rng, master_seed, game, repeat, out)
 
 
 @njit(cache=True)
@@ -78,18 +78,21 @@ BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an ev
 _NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose")
 
 
-def specialise(decide, name, inline):
+def specialise(decide, name, inline, sees_decks=False):
     """Jitted copies of the policy-bound functions of fisim.rules.turn and .runner whose global
     `decide` is the given policy's, in a module registered as `name` (Numba's cache finds their
     globals by module name). A jitted function passed as an argument instead would keep Numba from
-    caching the runner; a global is resolved at compile time.
+    caching the runner; a global is resolved at compile time. `sees_decks` hands the policy the
+    game array through the hidden piles instead of pub (turn.SEEN): only for a built-in
+    clairvoyant reference (policies.sees_decks), never for a legal policy.
 
     With `inline`, the turn is inlined into the entry points: LLVM then sees few, large functions
     without calls or reference counting between them (random games a third faster, more compile
     time and memory: only run_games, which plays games in bulk, uses it)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
-    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name})
+    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name,
+                      "SEEN": SEEN_DECKS if sees_decks else P_SIZE})
     bound = [key for key, f in namespace.items()
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
@@ -153,7 +156,8 @@ def runner(policy):
     path = directory / f"run_{safe}.py"
     if not path.exists():
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(_TEMPLATE.format(name=policy.NAME, import_decide=import_decide))
+        tmp.write_text(_TEMPLATE.format(name=policy.NAME, import_decide=import_decide,
+                                        sees_decks=policies.sees_decks(policy)))
         try:        # never over another process's copy: Numba's cache is keyed on the file's mtime
             os.link(tmp, path)
         except FileExistsError:
@@ -228,18 +232,19 @@ def interruptible():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None):
+def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None, repeat=0):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
-    first_game .. first_game+n_games-1 under master `seed`. Independent of `threads`: each game
-    is played from its own seed into its own row, whichever thread plays its block. `progress(k)`
-    is called (in the calling thread) as each block of k games finishes.
+    first_game .. first_game+n_games-1 under master `seed`, each played with the policy stream of
+    its repeat `repeat` (fisim.rules.rng; 0: the game as dealt). Independent of `threads`: each
+    game is played from its own seed into its own row, whichever thread plays its block.
+    `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
     The threads are Python threads running the compiled runner without the GIL: the runner then
     needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
     fixed = (layout.geometry, config.to_array(), np.int64(policy_arg(policy)), np.uint64(seed),
-             np.int64(first_game))
+             np.int64(first_game), np.int64(repeat))
     threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // MIN_BLOCK))
     size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
     blocks = [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
@@ -291,8 +296,9 @@ def decisions_of(g):
     return out
 
 
-def record(layout, config, policy, seed, game, decisions=False):
-    """Play game `game` of master `seed` with its transcript (and every policy decision) kept."""
+def record(layout, config, policy, seed, game, decisions=False, repeat=0):
+    """Play game `game` of master `seed` (its repeat `repeat`) with its transcript (and every
+    policy decision) kept."""
     g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0,
                           policy_arg(policy))
     rng = np.zeros(N_STREAMS, np.uint64)
@@ -300,7 +306,7 @@ def record(layout, config, policy, seed, game, decisions=False):
     with policy_errors(policy), interruptible():
         run = runner(policy)
         with first_use(run, "record_game", policy):
-            run.record_game(g, rng, np.uint64(seed), np.int64(game), out)
+            run.record_game(g, rng, np.uint64(seed), np.int64(game), np.int64(repeat), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 
 

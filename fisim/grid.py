@@ -1,8 +1,9 @@
 """The sweep grid: parse each axis (ranges and lists) and expand them into cells.
 
 A cell is one setting: layout, level, players, team (None = a random team each game), policy,
-rule switches and a variant (its rule numbers, carried by value: a worker needs no file). Every
-bad value is a ConfigError naming it and the valid choices.
+rule switches, a variant (its rule numbers, carried by value: a worker needs no file), and the
+repeat its games are played as (fisim.rules.rng; 0, the games as dealt, unless a ladder replays
+deals). Every bad value is a ConfigError naming it and the valid choices.
 """
 import hashlib
 import itertools
@@ -25,6 +26,7 @@ class Cell:
     policy: str
     rules: tuple         # sorted rule switches; () for the official rules
     variant: object = None   # a fisim.rules.variant.Variant, or None for the official rule numbers
+    repeat: int = 0      # the policy stream's repeat index (0: the games as dealt)
 
     @property
     def config(self):
@@ -52,8 +54,11 @@ class Cell:
 
     @property
     def key(self):
-        """A short stable id of the cell, used in chunk file names."""
-        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "variant"}
+        """A short stable id of the cell, used in chunk file names. Repeat 0 is left out, so a
+        cell keeps the key it had before repeats existed."""
+        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("variant", "repeat")}
+        if self.repeat:
+            settings["repeat"] = self.repeat
         text = json.dumps({**settings, **self.variant_record}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -5,6 +5,7 @@ memory; a sweep cell is at most MAX_CHUNKS chunks of at most MAX_CHUNK_GAMES gam
 """
 MAX_SEED = 2**63 - 1
 MAX_GAME = 2**63 - 1                # the last game index of a seed
+MAX_REPEAT = 2**31 - 1              # the last repeat of a game (fisim.rules.rng), kept as 32 bits
 MAX_SIMULATE_GAMES = 100_000_000
 MAX_CHUNK_GAMES = 1_000_000
 MAX_CHUNKS = 1_000_000

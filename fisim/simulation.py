@@ -15,7 +15,7 @@ from pandas.api.types import union_categoricals
 
 from fisim.errors import EngineError
 from fisim.files import atomic_write
-from fisim.limits import MAX_GAME, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig, split_rules
 from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
@@ -40,6 +40,7 @@ from fisim.rules.variant import PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import cause_cells
 from policies import DEFAULT as DEFAULT_POLICY
+from policies import labelled
 
 CHUNK = 1 << 18
 CAUSE_COLUMNS = [name.replace("-", "_") for name in LOSS_NAMES]
@@ -48,7 +49,7 @@ CAUSE_TYPE = pd.CategoricalDtype(["", *LOSS_NAMES])
 _TEXT = pa.dictionary(pa.int32(), pa.string())
 # Every per-game file has this schema, whatever its values, so a folder of them reads in one call.
 GAMES_SCHEMA = pa.schema([
-    ("game", pa.int64()), ("seed", pa.int64()), ("won", pa.bool_()), ("cause", _TEXT),
+    ("game", pa.int64()), ("seed", pa.int64()), ("repeat", pa.int32()), ("won", pa.bool_()), ("cause", _TEXT),
     *[(name, pa.bool_()) for name in CAUSE_COLUMNS],
     ("turns", pa.int16()), ("water_level", pa.int8()), ("treasures", pa.int8()), ("tiles_sunk", pa.int8()),
     ("sunk_cells", pa.int32()), ("first_sunk", pa.int8()), ("cause_cell", pa.int8()),
@@ -73,13 +74,13 @@ class Setting:
     """One setting ready to play: its config, island and policy, and the labels its rows carry."""
 
     def __init__(self, level="normal", players=3, team=None, layout="standard", policy=DEFAULT_POLICY, rules=(),
-                 seed=0):
+                 seed=0, repeat=0):
         from policies import load_policy
         self.config = make_config(level, players, team, rules)
         self.island = load_layout(layout)
         self.policy = load_policy(policy)
-        self.seed = seed
-        self.policy_label = f"{self.policy.NAME}@{self.policy.VERSION}"
+        self.seed, self.repeat = seed, repeat
+        self.policy_label = labelled(f"{self.policy.NAME}@{self.policy.VERSION}")
 
     def play_chunks(self, games, threads=None, first_game=0, progress=None, tally=None, chunk=CHUNK):
         """Yield (first game, engine rows) chunk by chunk, each added to `tally` if given;
@@ -87,27 +88,30 @@ class Setting:
         from fisim import engine
         for lo in range(first_game, first_game + games, chunk):
             n = min(chunk, first_game + games - lo)
-            rows = engine.play_batch(self.island, self.config, self.policy, self.seed, lo, n, threads, progress)
+            rows = engine.play_batch(self.island, self.config, self.policy, self.seed, lo, n, threads, progress,
+                                     self.repeat)
             check_games(rows, self.policy.NAME, lo)
             if tally is not None:
                 tally.add(rows)
             yield lo, rows
 
     def frame(self, rows, first_game):
-        return games_frame(rows, self.config, self.island.name, self.policy_label, self.seed, first_game)
+        return games_frame(rows, self.config, self.island.name, self.policy_label, self.seed, first_game,
+                           self.repeat)
 
 
 def simulate(level="normal", players=3, team=None, layout="standard", policy=DEFAULT_POLICY, rules=(),
-             games=10_000, seed=0, threads=None, first_game=0, progress=None):
+             games=10_000, seed=0, threads=None, first_game=0, progress=None, repeat=0):
     """Play games first_game .. first_game+games-1 of one setting; one row per game.
 
     `team` is None (a random team each game, as the box deals), a list of role names or
     'diver,pilot'; `layout` a built-in name or a layout file; `policy` a registry name or a .py
-    file (default: expert, the strongest built-in); `rules` rule switch names. `progress(n)` is
-    called as each block of n games finishes."""
+    file (default: expert, the strongest built-in); `rules` rule switch names; `repeat` replays
+    the same deals with another policy stream (fisim.rules.rng; 0: the games as dealt).
+    `progress(n)` is called as each block of n games finishes."""
     rules = (rules,) if isinstance(rules, str) else rules
-    _check_arguments(games, seed, first_game, threads, layout)
-    setting = Setting(level, players, team, layout, policy, rules, seed)
+    _check_arguments(games, seed, first_game, threads, layout, repeat)
+    setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
     parts = [setting.frame(rows, lo) for lo, rows in setting.play_chunks(games, threads, first_game, progress)]
     if not parts:
         return setting.frame(np.zeros((0, R_SIZE), np.int32), first_game)
@@ -117,10 +121,10 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy=DEF
     return frame
 
 
-def _check_arguments(games, seed, first_game, threads, layout):
+def _check_arguments(games, seed, first_game, threads, layout, repeat):
     """ConfigError, in one line, for an argument simulate() cannot use."""
     for name, value, high in (("games", games, MAX_SIMULATE_GAMES), ("seed", seed, MAX_SEED),
-                              ("first_game", first_game, MAX_GAME)):
+                              ("first_game", first_game, MAX_GAME), ("repeat", repeat, MAX_REPEAT)):
         if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not 0 <= value <= high:
             raise ConfigError(f"{name} must be a whole number from 0 to {high:,}, not {value!r}")
     if first_game + games - 1 > MAX_GAME:
@@ -155,8 +159,9 @@ def team_labels(roles):
     return labels, codes.reshape(-1)
 
 
-def games_frame(rows, config, layout_name, policy_label, seed, first_game):
-    """One row per game (the columns `fisim simulate --out` writes, GAMES_SCHEMA) from engine rows."""
+def games_frame(rows, config, layout_name, policy_label, seed, first_game, repeat=0):
+    """One row per game (the columns `fisim simulate --out` writes, GAMES_SCHEMA) from engine rows
+    of games first_game.. of `seed`, played as their repeat `repeat`."""
     n = rows.shape[0]
     cond = rows[:, R_CONDITIONS]
     cause_bit = rows[:, R_CAUSE]
@@ -169,6 +174,7 @@ def games_frame(rows, config, layout_name, policy_label, seed, first_game):
     frame = pd.DataFrame({
         "game": np.arange(first_game, first_game + n, dtype=np.int64),
         "seed": np.full(n, seed, dtype=np.int64),
+        "repeat": np.full(n, repeat, dtype=np.int32),
         "won": rows[:, R_STATUS] == WON,
         "cause": pd.Categorical.from_codes(cause_code, dtype=CAUSE_TYPE),
         **{name: (cond >> i & 1).astype(bool) for i, name in enumerate(CAUSE_COLUMNS)},

@@ -22,6 +22,7 @@ from fisim.store import (
     planned_games,
     target_reached,
 )
+from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
 
 CHUNK = 50_000
 
@@ -33,7 +34,8 @@ class BackendError(RuntimeError):
 def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
     """What identifies a sweep: a store is only ever extended by the same configuration
     (fisim.store.extended). User policy and layout files enter it by content ("files"), so an
-    edited file is never mixed into a store."""
+    edited file is never mixed into a store. A cell's repeat is recorded when it is not 0, so a
+    store of games as dealt has the manifest it had before repeats existed."""
     from policies import load_policy
     policies = {name: str(load_policy(name).VERSION) for name in sorted({c.policy for c in cells})}
     user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
@@ -44,7 +46,8 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
         "seed": seed, "chunk_size": chunk, "target": target, "per_game": per_game,
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
-                   "rules": c.rules_label, **c.variant_record} for c in cells],
+                   "rules": c.rules_label, **c.variant_record,
+                   **({"repeat": c.repeat} if c.repeat else {})} for c in cells],
     }
 
 
@@ -56,10 +59,10 @@ def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None)
     from policies import load_policy
     policy = load_policy(cell.policy)
     layout = load_layout(cell.layout)
-    rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress)
+    rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress, cell.repeat)
     check_games(rows, policy.NAME, first)
-    label = f"{policy.NAME}@{policy.VERSION}"
-    frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first) if per_game else None
+    label = labelled(f"{policy.NAME}@{policy.VERSION}")
+    frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first, cell.repeat) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 
 
@@ -236,6 +239,7 @@ def format_table(frame):
                      f"{r['rules']:<16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
                      f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
+    lines += [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(frame["policy"]) if sees_decks(name)]
     waiting = int((~frame["complete"]).sum())
     if waiting:
         lines.append(f"{waiting} of {len(frame)} cells have fewer games than the store's target: a sweep that "

@@ -13,6 +13,10 @@ does not compile); the functions of fisim.rules.actions work on a copy of it for
 A policy may take one whole-number parameter, given after a colon in its name (`search:32`): the
 module declares PARAMETER = (what it counts, default, lowest, highest), and its decide reads the
 value in pub (P_POLICY_ARG). The name with the value is the policy's name in every result.
+
+`clairvoyant:N` is not a player: it is search with the hidden order of the draw piles in view, a
+measuring stick for how much perfect foresight of the cards is worth. It is the only policy the
+engine hands more than pub (sees_decks), and every output that shows it carries CLAIRVOYANT_NOTE.
 """
 import importlib
 import importlib.util
@@ -20,12 +24,30 @@ import sys
 from pathlib import Path
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
-           "expert": "policies.expert", "search": "policies.search"}
+           "expert": "policies.expert", "search": "policies.search", "clairvoyant": "policies.clairvoyant"}
+SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
+LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
+CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
 DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
+LADDER = ("random", "passive", "greedy", "expert", "search:8", "search:32")     # weakest to strongest: fisim ladder
 
 
 class PolicyError(ValueError):
     pass
+
+
+def sees_decks(policy):
+    """Whether the engine hands this policy (a module, Configured or a name) the hidden piles: a
+    built-in clairvoyant reference only; never a policy file, whatever it declares."""
+    if isinstance(policy, str):
+        return policy.partition("@")[0].partition(":")[0] in SEES_DECKS
+    module = getattr(policy, "module", policy)
+    return module.__name__ in {BUILTIN[name] for name in SEES_DECKS}
+
+
+def labelled(name):
+    """A policy's name as outputs show it: a clairvoyant one with CLAIRVOYANT_NOTE."""
+    return f"{name} ({CLAIRVOYANT_NOTE})" if sees_decks(name) else name
 
 
 def load_policy(name):

@@ -3,7 +3,8 @@
 At an action decision with two or more options, expert's best-scored options are the candidates
 (CANDIDATES at most, expert's own choice first). A sampled world is the game as the team knows it
 with the hidden order of the draw piles dealt at random and new random streams
-(fisim.rules.worlds, R-INFO); each candidate is played in it and the game played on to its end by
+(fisim.rules.worlds, R-INFO; the clairvoyant reference, policies/clairvoyant.py, plays the piles as
+they lie instead); each candidate is played in it and the game played on to its end by
 expert (fisim.rules.runner.play_out). All candidates play the same worlds (common random numbers),
 so they are compared world by world: an alternative *gains* a world that it wins and expert's
 choice loses, and *loses* one in the other case.
@@ -29,7 +30,7 @@ from fisim.rules import view
 from fisim.rules.options import ACTION
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
 from fisim.rules.state import P_DECISION, P_STATUS, WON
-from fisim.rules.worlds import WORLD_SIZE, sample_world
+from fisim.rules.worlds import WORLD_SIZE, rollout_world
 from policies import expert
 from policies.common import lift_chosen
 
@@ -79,7 +80,7 @@ def _search(pub, options, mem, seed, top, k, budget):
     for first in range(0, budget, LOOK):
         m = min(budget, first + LOOK) - first
         for w in range(m):
-            sample_world(pub, mem, world, world_streams, game_seed(seed, first + w))
+            rollout_world(pub, mem, world, world_streams, game_seed(seed, first + w))
             base_won[w] = _rollout(world, world_streams, game, streams, codes[0])
         n_won = 0
         for w in range(m):              # the worlds expert's move won first, then those it lost
@@ -99,7 +100,7 @@ def _search(pub, options, mem, seed, top, k, budget):
                     alive[j] = False
                     break
                 w = order[i]
-                sample_world(pub, mem, world, world_streams, game_seed(seed, first + w))
+                rollout_world(pub, mem, world, world_streams, game_seed(seed, first + w))
                 won = _rollout(world, world_streams, game, streams, codes[j])
                 gained[j] += won and not base_won[w]
                 lost[j] += base_won[w] and not won

@@ -22,7 +22,7 @@ from fisim.simulation import Setting, games_frame, simulate, write_games
 from fisim.stats import Z95
 from fisim.store import Store
 from fisim.sweep import run_sweep
-from policies import BUILTIN, DEFAULT, load_policy
+from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
 
 FISIM = Path(sys.executable).parent / "fisim"
 README = Path(__file__).parent.parent / "README.md"
@@ -47,6 +47,7 @@ def test_simulate_replay_and_the_api_play_the_sweeps_default_policy():
         assert f"[default: {DEFAULT}]" in text
         for name in BUILTIN:
             assert name in text.split("--policy")[1].split("--rules")[0], (command, name)
+        assert CLAIRVOYANT_NOTE in text, command
 
 
 @pytest.mark.parametrize("command", ["simulate", "replay", "sweep"])

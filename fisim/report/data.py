@@ -23,6 +23,7 @@ from fisim.rules.constants import LEVELS, N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import CAUSES, SETTINGS, TILE_COUNTS, StoreError, read_store, target_reached, tile_rows
+from policies import labelled
 
 LEVEL_ORDER = list(LEVELS)
 BASELINE_VALUES = {"layout": "standard", "rules": "official"}
@@ -38,10 +39,11 @@ class Sweep:
     incomplete: list = field(default_factory=list)
 
     def policy_label(self, name):
-        """`name@version`; a policy file is named by its file name, never its path."""
+        """`name@version`; a policy file is named by its file name, never its path; the
+        clairvoyant reference with its note (policies.labelled)."""
         version = self.manifest.get("policies", {}).get(name, "?")
         base = Path(name).stem if name.endswith(".py") else name
-        return f"{base}@{version}"
+        return labelled(f"{base}@{version}")
 
     def values(self, axis):
         """The values of a setting in the order the sweep lists them."""

@@ -341,3 +341,55 @@ def parameter_effects(effects, levels, subtitle):
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", frameon=False,
                ncols=len(present), title="starting water level")
     return fig
+
+
+@_drawn
+def skill_ladder(ladder, policies, subtitle):
+    """fisim.ladder: win rate against the policies in ladder order, one line per level (player
+    counts pooled), 95% interval bars; the clairvoyant reference apart, with its note."""
+    from policies import CLAIRVOYANT_NOTE, sees_decks
+    fig = _figure(8, 4.6, "Win rate against skill, by difficulty level (95% intervals)", subtitle)
+    ax = fig.add_subplot()
+    pooled = ladder[ladder["players"] == "all"]
+    levels = list(dict.fromkeys(pooled["level"]))
+    x = {p: i for i, p in enumerate(policies)}
+    legal = [p for p in policies if not sees_decks(p)]
+    for j, level in enumerate(levels):
+        rows = pooled[pooled["level"] == level].set_index("policy")
+        colour = _colour(LEVEL_COLOURS, level, j)
+        shift = (j - (len(levels) - 1) / 2) * 0.05
+        seers = [p for p in policies if sees_decks(p)]
+        for names, style in ((legal, {"marker": "o", "lw": 1.6, "label": level}),
+                             (seers, {"marker": "D", "ls": "none", "lw": 1.6, "mfc": "white"})):
+            mine = rows.loc[[p for p in names if p in rows.index]]
+            if mine.empty:
+                continue
+            rate = 100 * mine["rate"].to_numpy()
+            ax.errorbar([x[p] + shift for p in mine.index], rate, yerr=_bars(rate, mine), capsize=3, color=colour,
+                        **style)
+    ax.set_xticks(range(len(policies)), [f"{p}\n(sees the decks)" if sees_decks(p) else p for p in policies])
+    ax.set_ylim(0, _percent_top(pooled["ci_high"]))
+    ax.set_xlabel("policy, weakest to strongest (hollow diamonds: " + CLAIRVOYANT_NOTE + ")", wrap=True)
+    ax.set_ylabel(RATE_LABEL)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(frameon=False, title="level")
+    return fig
+
+
+@_drawn
+def deal_difficulty(probabilities, level, subtitle):
+    """fisim.ladder: how many deals have each win probability ({players: per-deal win rates}),
+    one outline per player count."""
+    fig = _figure(7, 4, f"Per-deal win probability at {level}", subtitle)
+    ax = fig.add_subplot()
+    edges = np.linspace(-2.5, 102.5, 22)       # 5-point bins centred on 0, 5, ..., 100
+    for j, (players, p) in enumerate(sorted(probabilities.items())):
+        ax.hist(100 * p, bins=edges, histtype="step", lw=1.6, weights=np.full(len(p), 100 / len(p)),
+                color=_colour(PLAYER_COLOURS, players, j), label=f"{players} players ({len(p):,} deals)")
+    ax.set_xlim(-3, 103)
+    ax.set_xlabel("the deal's win rate over its replays (%)")
+    ax.set_ylabel("share of deals (%)")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(frameon=False)
+    return fig

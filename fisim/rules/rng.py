@@ -4,6 +4,11 @@ A game's seed is a hash of (master seed, game index); each game has one independ
 purpose, so that game i starts from the same shuffles whatever policy, team or rule switch is
 played, and whatever thread or machine plays it. A stream is a one-element uint64 array holding a
 splitmix64 counter. These functions are shared by the engine and the plain-Python reference.
+
+A game's *repeat* (repeat_policy_stream) replays its deal with another policy stream: the same
+tile placement, team, first player and pile orders, the same streams for every later shuffle, and
+only the policy's own random choices drawn afresh. Repeat 0 is the game as it has always been
+played.
 """
 import numpy as np
 from numba import njit
@@ -40,6 +45,15 @@ def init_streams(seed, streams):
     """Fill `streams` (uint64[N_STREAMS]) with the independent streams of one game."""
     for k in range(streams.shape[0]):
         streams[k] = mix64(seed ^ (np.uint64(k + 1) * _M2))
+
+
+@njit
+def repeat_policy_stream(streams, repeat):
+    """Make `streams` (as init_streams filled them) those of repeat `repeat` of the game: the
+    policy stream reseeded from the repeat index, every other stream untouched; repeat 0 changes
+    nothing."""
+    if repeat != 0:
+        streams[POLICY] = mix64(streams[POLICY] ^ (np.uint64(repeat) * _M1))
 
 
 @njit

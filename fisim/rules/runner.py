@@ -2,7 +2,8 @@
 (they are plain functions here, specialised like those of fisim.rules.turn).
 
 `run_block` plays consecutive game indices into result rows; each game's randomness comes only
-from (master seed, game index), so a block's results do not depend on which thread plays it.
+from (master seed, game index, repeat), so a block's results do not depend on which thread plays
+it.
 """
 import numpy as np
 
@@ -23,8 +24,8 @@ from fisim.rules.turn import (
 )
 
 
-def run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
-    """Play games first_game+lo .. first_game+hi-1 into out[lo:hi]."""
+def run_block(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out):
+    """Play games first_game+lo .. first_game+hi-1 (their repeat `repeat`) into out[lo:hi]."""
     game_array = np.zeros(LOG + 1, np.int32)
     streams = np.zeros(N_STREAMS, np.uint64)
     g, rng = uncounted(game_array), uncounted(streams)
@@ -35,14 +36,14 @@ def run_block(geometry, cfg, policy_arg, master_seed, first_game, lo, hi, out):
     g[P_CFG:P_CFG + cfg.shape[0]] = cfg
     g[P_POLICY_ARG] = policy_arg
     for i in range(lo, hi):
-        play_game(g, rng, game_seed(master_seed, first_game + i))
+        play_game(g, rng, game_seed(master_seed, first_game + i), repeat)
         result_row(g, out[i])
     game_array[0] = streams[0] = 0     # keeps both arrays alive until here (the views own nothing)
 
 
-def record_game(g, rng, master_seed, game, out):
+def record_game(g, rng, master_seed, game, repeat, out):
     """Play one game in a game array made with room for its transcript (and decisions)."""
-    play_game(g, rng, game_seed(master_seed, game))
+    play_game(g, rng, game_seed(master_seed, game), repeat)
     result_row(g, out)
 
 

@@ -48,7 +48,7 @@ from fisim.rules.options import (
     field2,
     otype,
 )
-from fisim.rules.rng import FLOOD, POLICY, TREASURE, shuffle
+from fisim.rules.rng import FLOOD, POLICY, TREASURE, repeat_policy_stream, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
     ALL_CELLS,
@@ -119,6 +119,8 @@ from fisim.rules.state import (
 MAX_TURNS = 10_000
 
 decide = None   # bound per policy by fisim.engine.specialise
+SEEN = P_SIZE   # how much of the game array the policy is handed: pub (R-INFO); only a built-in
+                # clairvoyant reference is bound a view through the hidden piles (SEEN_DECKS)
 
 
 
@@ -141,14 +143,14 @@ def ask(g, rng, kind, decider):
 
 def choose(g, rng, kind, decider):
     """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
-    sees `pub` only, read-only). Returns the option code, or -1 after an illegal choice (the game
-    is marked ERROR)."""
+    sees `pub` only, read-only; the clairvoyant reference sees the hidden piles too: SEEN).
+    Returns the option code, or -1 after an illegal choice (the game is marked ERROR)."""
     g[P_DECISION] = kind
     g[P_DECIDER] = decider
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        i = decide(read_only(g[:P_SIZE]), g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
+        i = decide(read_only(g[:SEEN]), g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
                    rng[POLICY:POLICY + 1])
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
@@ -468,9 +470,11 @@ def play_on(g, rng, stage):
         stage = NEW_TURN
 
 
-def play_game(g, rng, seed):
-    """Set up and play one whole game (R-SETUP, then R-TURN until R-WIN or R-LOSE)."""
+def play_game(g, rng, seed, repeat):
+    """Set up and play one whole game (R-SETUP, then R-TURN until R-WIN or R-LOSE), the policy
+    playing with the stream of repeat `repeat` (fisim.rules.rng: 0 is the game as dealt)."""
     setup_game(g, rng, seed)
+    repeat_policy_stream(rng, repeat)
     play_on(g, rng, NEW_TURN)
 
 

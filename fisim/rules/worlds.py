@@ -4,6 +4,9 @@ draw piles, so each is dealt at random from its known contents: the treasure pil
 per kind, the flood pile from the cards neither discarded nor removed (view.flood_draw_mask),
 each group a Waters Rise! put back on top (R-DRAW-WR) staying a group above the older cards.
 Every random stream of the world is new, so no rollout can learn the game's own future draws.
+
+rollout_world is what a search plays: a sampled world, or, for the clairvoyant reference the engine
+hands the hidden piles (fisim.engine.specialise, policies.sees_decks), the piles as they lie.
 """
 from numba import njit
 
@@ -19,6 +22,7 @@ from fisim.rules.state import (
     P_LAYER_TOP,
     P_SIZE,
     P_TDRAW_COUNT,
+    SEEN_DECKS,
     X_DECLOG,
     X_LOG_CAP,
 )
@@ -54,3 +58,13 @@ def sample_world(pub, mem, g, streams, seed):
                 g[H_FPILE + n] = t
                 n += 1
         shuffle(g[H_FPILE + first:H_FPILE + n], n - first, deal)
+
+
+@njit
+def rollout_world(pub, mem, g, streams, seed):
+    """sample_world, except that a `pub` running through the hidden piles (the engine hands that
+    to the clairvoyant reference only) puts the piles in their true order. The world's streams
+    are new either way: a later shuffle is as unknown to the clairvoyant as to anyone."""
+    sample_world(pub[:P_SIZE], mem, g, streams, seed)
+    if pub.shape[0] >= SEEN_DECKS:
+        g[H_TPILE:SEEN_DECKS] = pub[H_TPILE:SEEN_DECKS]

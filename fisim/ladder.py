@@ -1,0 +1,316 @@
+"""`fisim ladder`: how the win rate grows with the players' skill, and how much of a game the deal
+decides.
+
+The skill ladder: policies of rising strength (by default policies.LADDER: random, passive,
+greedy, expert, search:8 and search:32) and the clairvoyant reference (policies/clairvoyant.py: it sees the decks,
+so it is not a legal player; it bounds what perfect foresight of the cards could achieve) play the
+standard island with random teams at each level and player count. Game i of every cell is deal i
+of the seed (common random numbers), so every comparison between two policies is paired.
+
+Per-deal difficulty: the first D deals of every level and player count are replayed R times by one
+stochastic policy (the replayer), repeats 0, 1, ..., R - 1 varying only the policy's random stream
+(fisim.rules.rng). From the D x R outcomes: each deal's win probability, the deals no ladder
+policy, no replay and not the clairvoyant ever won, the deals every replay won, and spread
+measures after Goodman, Perez-Liebana and Lucas (2025, "Seeding for Success"), who compare games
+by the spread of per-seed outcomes under repeated play:
+
+- span: the largest minus the smallest per-deal win rate; trimmed span: the same between the 5th
+  and the 95th percentile (a few extreme deals do not make it);
+- outliers: the share of deals whose win count a two-sided binomial test at 5% rejects for the
+  overall win rate (about 5% or less if the deal made no difference);
+- entropy: the uncertainty of one game's outcome in bits, before the deal is known (of the
+  overall rate) and once it is (the mean over deals; plug-in, so a little low for small R);
+- the deal's share of the outcome's variance (between-deal variance of the win probability,
+  corrected for the binomial noise of R replays, over p(1-p)): 0 when the deal does not matter,
+  1 when it decides every game. With win/loss outcomes it says directly how much is the deal's
+  luck and how much is play.
+
+Both parts are sweeps (fisim.sweep): DIR/ladder and DIR/deals are ordinary, resumable, verified
+stores of the same seed, with per-game rows (each with its repeat); everything printed or written
+is computed from them alone.
+"""
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from fisim.compare import paired_difference, pairing
+from fisim.files import atomic_write
+from fisim.grid import Cell
+from fisim.rules.constants import LEVELS
+from fisim.stats import Z95, wilson
+from fisim.store import MANIFEST, read_store, win_bits
+from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
+
+LAYOUT = "standard"
+TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
+LADDER_STORE, DEALS_STORE = "ladder", "deals"
+
+
+def ladder_cells(levels, players, policies):
+    """Every (level, players, policy) of the ladder: standard island, random teams, official rules."""
+    return [Cell(LAYOUT, level, p, None, policy, ()) for p in players for level in levels for policy in policies]
+
+
+def deal_cells(levels, players, replayer, repeats):
+    """The replays: one cell per level, player count and repeat index."""
+    return [Cell(LAYOUT, level, p, None, replayer, (), repeat=r)
+            for p in players for level in levels for r in range(repeats)]
+
+
+def store_wins(path):
+    """{(level, players, policy, repeat): per-game wins in game order} of a store, and its policies
+    in the order of its cells."""
+    manifest, chunks = read_store(path)
+    wins = {(c["level"], c["players"], c["policy"], c.get("repeat", 0)): win_bits(chunks, c["key"], manifest["target"])
+            for c in manifest["cells"]}
+    return wins, list(dict.fromkeys(c["policy"] for c in manifest["cells"]))
+
+
+def _levels(keys):
+    """The levels among (level, ...) keys, easiest first."""
+    return [level for level in LEVELS if any(k[0] == level for k in keys)]
+
+
+def _rate_row(level, players, policy, won):
+    low, high = wilson(int(won.sum()), len(won))
+    return {"level": level, "players": players, "policy": policy, "label": labelled(policy), "games": len(won),
+            "wins": int(won.sum()), "rate": won.mean() if len(won) else np.nan, "ci_low": low, "ci_high": high}
+
+
+def ladder_table(wins, policies):
+    """One row per level, player count ("2", "3", "4" and "all": pooled, the same deals of every
+    count) and policy: games, wins, win rate and its Wilson 95% interval."""
+    rows = []
+    counts = sorted({k[1] for k in wins})
+    for level in _levels(wins):
+        for players in [*map(str, counts), "all"]:
+            for policy in policies:
+                parts = [wins[(level, p, policy, 0)] for p in counts if (players in ("all", str(p)))
+                         and (level, p, policy, 0) in wins]
+                if parts:
+                    rows.append(_rate_row(level, players, policy, np.concatenate(parts)))
+    return pd.DataFrame(rows)
+
+
+def gap_table(wins, policies):
+    """Per level and player count (and pooled): the best legal policy of the level (by its pooled
+    win rate), the clairvoyant reference, and the paired difference clairvoyant minus best with
+    its 95% interval over the games both played (the same deals), with the pairing's
+    correlation. Empty without a clairvoyant and a legal policy."""
+    seers = [p for p in policies if sees_decks(p)]
+    legal = [p for p in policies if not sees_decks(p)]
+    if not seers or not legal:
+        return pd.DataFrame()
+    counts = sorted({k[1] for k in wins})
+    rows = []
+    for level in _levels(wins):
+        pooled = {q: np.concatenate([wins.get((level, p, q, 0), np.zeros(0, bool)) for p in counts]) for q in legal}
+        best = max(legal, key=lambda q: pooled[q].mean() if len(pooled[q]) else -1.0)
+        for players, which in [*((str(p), [p]) for p in counts), ("all", counts)]:
+            for seer in seers:
+                a, b = _aligned(wins, level, which, seer, best)
+                diff, low, high = paired_difference(a, b)
+                r, _ = pairing(a, b)
+                rows.append({"level": level, "players": players, "best": best, "best_rate": b.mean(),
+                             "clairvoyant": seer, "clairvoyant_rate": a.mean(), "games": len(a), "gap": diff,
+                             "gap_low": low, "gap_high": high, "correlation": r})
+    return pd.DataFrame(rows)
+
+
+def _aligned(wins, level, which, first, second):
+    """The per-game wins of two policies over the same games (deals) of the player counts `which`."""
+    a, b = [np.zeros(0, bool)], [np.zeros(0, bool)]
+    for p in which:
+        x, y = wins.get((level, p, first, 0)), wins.get((level, p, second, 0))
+        if x is not None and y is not None:
+            n = min(len(x), len(y))
+            a.append(x[:n])
+            b.append(y[:n])
+    return np.concatenate(a), np.concatenate(b)
+
+
+def replays_of(deal_wins):
+    """{(level, players): (replayer, bool[deals, repeats])} of a deals store's per-game wins."""
+    found = {}
+    for level, players in dict.fromkeys(k[:2] for k in deal_wins):
+        replays = {k[3]: w for k, w in deal_wins.items() if k[:2] == (level, players)}
+        replayer = next(k[2] for k in deal_wins if k[:2] == (level, players))
+        deals = min(len(w) for w in replays.values())
+        found[(level, players)] = replayer, np.stack([replays[r][:deals] for r in sorted(replays)], axis=1)
+    return found
+
+
+def deal_table(ladder_wins, replays):
+    """Per level and player count of the replays (replays_of): the replayer, deals D, repeats R,
+    the mean per-deal win probability with its 95% interval (over deals), the share of deals never
+    won (no ladder policy, clairvoyant included, nor any replay won it) and always won (every
+    replay won it), each with its Wilson interval, and the spread measures of the module's
+    docstring."""
+    rows = []
+    for (level, players), (replayer, outcomes) in replays.items():
+        deals = outcomes.shape[0]
+        ladder = [w[:deals] for k, w in ladder_wins.items() if k[:2] == (level, players) and len(w) >= deals]
+        won_by_ladder = np.any(ladder, axis=0) if ladder else np.zeros(deals, bool)
+        row = {"level": level, "players": players, "replayer": replayer, "deals": deals,
+               "repeats": outcomes.shape[1], "ladder_policies": len(ladder)}
+        row.update(_share("never_won", ~(won_by_ladder | outcomes.any(axis=1))))
+        row.update(_share("always_won", outcomes.all(axis=1)))
+        row.update(spread(outcomes))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _share(name, flags):
+    low, high = wilson(int(flags.sum()), len(flags))
+    return {name: flags.mean(), f"{name}_low": low, f"{name}_high": high}
+
+
+def spread(outcomes):
+    """The spread measures of per-deal outcomes (bool[deals, repeats]; see the module docstring)."""
+    deals, repeats = outcomes.shape
+    k = outcomes.sum(axis=1)
+    p = k / repeats
+    mean = p.mean()
+    half = Z95 * p.std(ddof=1) / math.sqrt(deals) if deals > 1 else np.nan
+    noise = np.mean(p * (1 - p)) / (repeats - 1) if repeats > 1 else np.nan
+    between = p.var(ddof=1) - noise if deals > 1 else np.nan
+    total = mean * (1 - mean)
+    low_q, high_q = np.quantile(p, [TRIM, 1 - TRIM])
+    lo_k, hi_k = _binomial_central(repeats, mean)
+    return {"mean_win": mean, "mean_win_low": max(0.0, mean - half), "mean_win_high": min(1.0, mean + half),
+            "span": p.max() - p.min(), "trimmed_span": high_q - low_q,
+            "outliers": float(np.mean((k < lo_k) | (k > hi_k))),
+            "entropy": _entropy(mean), "entropy_given_deal": float(np.mean(_entropy(p))),
+            "deal_share": float(np.clip(between / total, 0, 1)) if total > 0 else np.nan}
+
+
+def _binomial_central(n, p, alpha=0.05):
+    """(lo, hi): the win counts of n games at rate p that a two-sided binomial test at level
+    alpha does not reject (each tail below them holds less than alpha / 2)."""
+    pmf = np.array([math.comb(n, j) * p ** j * (1 - p) ** (n - j) for j in range(n + 1)])
+    below, above = np.cumsum(pmf), np.cumsum(pmf[::-1])[::-1]
+    lo = int(np.argmax(below >= alpha / 2))
+    hi = n - int(np.argmax(above[::-1] >= alpha / 2))
+    return lo, hi
+
+
+def _entropy(p):
+    p = np.asarray(p, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+    return np.where((p > 0) & (p < 1), h, 0.0)
+
+
+def read_ladder(out):
+    """The tables of a ladder directory, from its stores alone: ladder, gap, deals (empty when no
+    deal was replayed), the per-deal win probabilities per (level, players) for the figures, and
+    the ladder's policies in order."""
+    out = Path(out)
+    ladder_wins, policies = store_wins(out / LADDER_STORE)
+    replays = replays_of(store_wins(out / DEALS_STORE)[0]) if (out / DEALS_STORE / MANIFEST).exists() else {}
+    return {"policies": policies, "ladder": ladder_table(ladder_wins, policies),
+            "gap": gap_table(ladder_wins, policies), "deals": deal_table(ladder_wins, replays),
+            "distributions": {key: outcomes.mean(axis=1) for key, (_, outcomes) in replays.items()}}
+
+
+def _pct(x):
+    return f"{100 * x:.1f}%"
+
+
+def _ci(rate, low, high):
+    return f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def format_ladder(tables):
+    """The ladder's tables as text for people (what `fisim ladder` prints and ladder.md holds)."""
+    ladder, gap, deals, policies = tables["ladder"], tables["gap"], tables["deals"], tables["policies"]
+    games = int(ladder["games"][ladder["players"] != "all"].min())
+    counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
+    lines = [f"Skill ladder: {LAYOUT} island, random teams, official rules; {games:,} games per level and player "
+             f"count ({', '.join(counts)} players), the same deals for every policy. Win rate, 95% interval:"]
+    width = max(22, *(len(p) + 2 for p in policies))
+    for players in [*counts, "all"] if len(counts) > 1 else counts:
+        mine = ladder[ladder["players"] == players]
+        lines.append(f"{'players ' + (','.join(counts) + ' pooled' if players == 'all' else players):<16}"
+                     + "".join(f"{p:>{width}}" for p in policies))
+        for level in dict.fromkeys(mine["level"]):
+            cells = mine[mine["level"] == level].set_index("policy")
+            lines.append(f"  {level:<14}" + "".join(
+                f"{_ci(cells.at[p, 'rate'], cells.at[p, 'ci_low'], cells.at[p, 'ci_high']):>{width}}"
+                if p in cells.index else f"{'-':>{width}}" for p in policies))
+    lines += [f"{p}: {CLAIRVOYANT_NOTE}." for p in policies if sees_decks(p)]
+    lines.append("Win rates are the computer team's (the policy named), not a human team's.")
+    if not gap.empty:
+        lines.append("\nClairvoyant minus the best legal policy of the level (paired: the same deals; 95% interval; "
+                     "r = correlation of their per-game wins):")
+        for _, r in gap.iterrows():
+            players = "pooled" if r["players"] == "all" else f"{r['players']} players"
+            lines.append(f"  {r['level']:<10} {players:<11} {r['clairvoyant']} {_pct(r['clairvoyant_rate'])} vs "
+                         f"{r['best']} {_pct(r['best_rate'])}: {100 * r['gap']:+.1f} points "
+                         f"[{100 * r['gap_low']:+.1f}, {100 * r['gap_high']:+.1f}], r = {r['correlation']:.2f}, "
+                         f"{r['games']:,} games")
+    if not deals.empty:
+        lines += _format_deals(deals)
+    return "\n".join(lines)
+
+
+def _format_deals(deals):
+    first = deals.iloc[0]
+    lines = [f"\nPer-deal difficulty: {first['deals']:,} deals per level and player count, each replayed "
+             f"{first['repeats']} times by {labelled(first['replayer'])} (only its random stream differs). "
+             "Never won: by no ladder policy (clairvoyant included) nor any replay; always won: by every replay "
+             "(95% intervals).",
+             f"  {'level':<10}{'pl':>3}  {'mean win p':<22}{'never won':<22}{'always won':<22}{'span':>6}"
+             f"{'trimmed':>9}{'outliers':>10}{'deal share':>12}{'H':>6}{'H|deal':>8}"]
+    for _, r in deals.iterrows():
+        lines.append(f"  {r['level']:<10}{r['players']:>3}  "
+                     f"{_ci(r['mean_win'], r['mean_win_low'], r['mean_win_high']):<22}"
+                     f"{_ci(r['never_won'], r['never_won_low'], r['never_won_high']):<22}"
+                     f"{_ci(r['always_won'], r['always_won_low'], r['always_won_high']):<22}"
+                     f"{r['span']:>6.2f}{r['trimmed_span']:>9.2f}{_pct(r['outliers']):>10}"
+                     f"{_pct(r['deal_share']):>12}{r['entropy']:>6.2f}{r['entropy_given_deal']:>8.2f}")
+    lines.append("  span, trimmed (5-95%) span: of per-deal win rates; outliers: deals a binomial test at 5% "
+                 "rejects for the mean rate; deal share: of the outcome's variance, the deal's; H, H|deal: "
+                 "outcome entropy in bits before and once the deal is known.")
+    return lines
+
+
+def write_outputs(out, tables, text):
+    """ladder.md (the text tables and the figures), a CSV per table and the figures (PNG), each
+    written whole; the paths written."""
+    from fisim.report import figures
+    out = Path(out)
+    written = []
+    for name in ("ladder", "gap", "deals"):
+        if not tables[name].empty:
+            path = out / f"{name}.csv"
+            atomic_write(path, lambda p, t=tables[name]: t.to_csv(p, index=False))
+            written.append(path)
+    drawn = {"ladder.png": figures.skill_ladder(tables["ladder"], tables["policies"], _subtitle(tables))}
+    for level in dict.fromkeys(k[0] for k in tables["distributions"]):
+        mine = {p: v for (lv, p), v in tables["distributions"].items() if lv == level}
+        drawn[f"deals-{level}.png"] = figures.deal_difficulty(mine, level, _deal_subtitle(tables["deals"]))
+    for name, fig in drawn.items():
+        path = out / name
+        atomic_write(path, lambda p, f=fig: p.write_bytes(figures.to_bytes(f, "png")))
+        written.append(path)
+    body = "\n".join(f"![{name}]({name})" for name in drawn)
+    markdown = f"# Skill ladder and per-deal difficulty\n\n```\n{text}\n```\n\n{body}\n"
+    atomic_write(out / "ladder.md", lambda p: p.write_text(markdown))
+    return [out / "ladder.md", *written]
+
+
+def _subtitle(tables):
+    ladder = tables["ladder"]
+    games = int(ladder["games"][ladder["players"] != "all"].min())
+    counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
+    return (f"{LAYOUT} island, random teams, official rules; {','.join(counts)} players pooled; {games:,} games per "
+            "level and player count, the same deals for every policy; the computer team's rates")
+
+
+def _deal_subtitle(deals):
+    first = deals.iloc[0]
+    return (f"{first['deals']:,} deals per player count, each replayed {first['repeats']} times by "
+            f"{first['replayer']} (only its random stream differs)")

@@ -1,0 +1,145 @@
+"""`fisim ladder` (fisim.ladder): every policy on the same deals, the clairvoyant reference labelled,
+deals replayed varying nothing but the policy stream, and every printed number the store's."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_cli import run
+
+from fisim import ladder
+from fisim.compare import paired_difference
+from fisim.stats import wilson
+from fisim.store import load
+from policies import CLAIRVOYANT_NOTE
+
+LADDER_ARGS = ("ladder", "--levels", "novice", "--players", "2,3", "--games", "24", "--policies",
+               "random,expert", "--clairvoyant", "2", "--deals", "12", "--repeats", "3", "--replayer", "search:2",
+               "--seed", "4", "--quiet")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ladder") / "skill"
+    r = run(*LADDER_ARGS, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    return out, r.stdout
+
+
+def _games(store):
+    return pd.concat([pd.read_parquet(p) for p in sorted((store / "games").glob("*.parquet"))], ignore_index=True)
+
+
+def test_game_i_of_every_policy_and_every_replay_is_deal_i(played):
+    """Common random numbers: per level and player count, game i has the same team and first
+    player for every ladder policy, the clairvoyant and every repeat of the replays."""
+    out, _ = played
+    games = pd.concat([_games(out / "ladder"), _games(out / "deals")], ignore_index=True)
+    labels = set(games["policy"].astype(str))
+    assert {label.partition("@")[0] for label in labels} == {"random", "expert", "search:2", "clairvoyant:2"}
+    assert f"clairvoyant:2@1 ({CLAIRVOYANT_NOTE})" in labels
+    assert set(games["repeat"]) == {0, 1, 2}
+    for _, same_deal in games.groupby(["level", "players", "game"], observed=True):
+        assert len(same_deal) in (3 + 3, 3)      # three ladder policies, and three replays of the first 12
+        assert same_deal["team"].nunique() == 1 and same_deal["first_player"].nunique() == 1
+    assert (games.groupby(["level", "players"], observed=True)["team"].nunique() > 1).all()
+
+
+def test_the_stores_record_the_cells_repeats_and_policies(played):
+    out, _ = played
+    ladder_cells = json.loads((out / "ladder" / "manifest.json").read_text())["cells"]
+    assert [c["policy"] for c in ladder_cells[:3]] == ["random", "expert", "clairvoyant:2"]
+    assert all("repeat" not in c for c in ladder_cells)
+    deal_cells = json.loads((out / "deals" / "manifest.json").read_text())["cells"]
+    assert sorted(c.get("repeat", 0) for c in deal_cells) == [0, 0, 1, 1, 2, 2]
+    assert {c["policy"] for c in deal_cells} == {"search:2"}
+
+
+def test_printed_and_written_numbers_are_the_stores(played):
+    out, printed = played
+    cells = load(out / "ladder")
+    written = pd.read_csv(out / "ladder.csv")
+    for _, cell in cells.iterrows():
+        assert f"{100 * cell['rate']:.1f}% [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]" in printed
+        row = written[(written["players"] == str(cell["players"])) & (written["policy"] == cell["policy"])]
+        assert row[["games", "wins"]].values.tolist() == [[cell["games"], cell["wins"]]]
+    assert f"clairvoyant:2: {CLAIRVOYANT_NOTE}." in printed
+    games = _games(out / "ladder")
+    won = {p: games[games["policy"].astype(str).str.startswith(p)].sort_values(["players", "game"])["won"].to_numpy()
+           for p in ("random", "expert", "clairvoyant")}
+    best = "expert" if won["expert"].mean() >= won["random"].mean() else "random"
+    diff, low, high = paired_difference(won["clairvoyant"], won[best])
+    gap = pd.read_csv(out / "gap.csv")
+    pooled = gap[gap["players"] == "all"].iloc[0]
+    assert pooled["best"] == best and np.allclose(pooled[["gap", "gap_low", "gap_high"]].astype(float),
+                                                  [diff, low, high])
+    assert f"{100 * diff:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]" in printed
+    assert (out / "ladder.png").stat().st_size > 0 and (out / "deals-novice.png").stat().st_size > 0
+    markdown = (out / "ladder.md").read_text()
+    assert "ladder.png" in markdown and printed.split("\nresults:")[0] in markdown
+
+
+def test_the_deal_table_is_the_replays_and_ladders_wins(played):
+    out, printed = played
+    ladder_games, replays = _games(out / "ladder"), _games(out / "deals")
+    deals = pd.read_csv(out / "deals.csv")
+    for _, row in deals.iterrows():
+        mine = replays[replays["players"] == row["players"]]
+        by_deal = mine.pivot(index="game", columns="repeat", values="won").to_numpy()
+        ladder_won = ladder_games[(ladder_games["players"] == row["players"]) & (ladder_games["game"] < 12)]
+        any_ladder = ladder_won.groupby("game")["won"].any().to_numpy()
+        never = ~(any_ladder | by_deal.any(axis=1))
+        assert row["deals"] == 12 and row["repeats"] == 3 and row["ladder_policies"] == 3
+        assert row["never_won"] == pytest.approx(never.mean())
+        assert (row["never_won_low"], row["never_won_high"]) == pytest.approx(wilson(int(never.sum()), 12))
+        assert row["always_won"] == pytest.approx(by_deal.all(axis=1).mean())
+        assert row["mean_win"] == pytest.approx(by_deal.mean())
+        assert row["span"] == pytest.approx(np.ptp(by_deal.mean(axis=1)))
+        assert f"{100 * row['never_won']:.1f}% [{100 * row['never_won_low']:.1f}" in printed
+
+
+def test_a_ladder_already_played_is_read_again_without_playing(played):
+    out, printed = played
+    before = sorted(p.stat().st_mtime_ns for p in (out / "ladder" / "chunks").iterdir())
+    r = run(*LADDER_ARGS, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\nresults:")[0] == printed.split("\nresults:")[0]
+    assert sorted(p.stat().st_mtime_ns for p in (out / "ladder" / "chunks").iterdir()) == before
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--deals", "50", "--games", "20"), "--deals 50 needs --games of at least 50"),
+    (("--clairvoyant", "4", "--no-clairvoyant"), "not both"),
+    (("--policies", "expert,clairvoyant:4"), "not a legal player"),
+    (("--replayer", "nobody"), "unknown policy"),
+    (("--levels", "easy"), "unknown level"),
+])
+def test_bad_ladder_options_are_one_line_errors(tmp_path, args, says):
+    r = run("ladder", *args, "--out", str(tmp_path / "x"))
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
+# --- the spread measures, on outcomes made to order --------------------------------------------
+
+
+def test_spread_of_deals_that_decide_everything():
+    outcomes = np.repeat(np.array([True] * 30 + [False] * 70)[:, None], 20, axis=1)
+    s = ladder.spread(outcomes)
+    assert s["mean_win"] == pytest.approx(0.3) and s["span"] == 1 and s["trimmed_span"] == 1
+    assert s["deal_share"] == pytest.approx(1, abs=0.01) and s["entropy_given_deal"] == 0
+    assert s["outliers"] == 1 and s["entropy"] == pytest.approx(0.8813, abs=1e-4)
+
+
+def test_spread_of_deals_that_decide_nothing():
+    """Independent games at one rate: the deal's share of the variance is about 0 and binomial
+    tests reject about 5% of deals or fewer (2,000 deals x 20 replays, fixed seed; tolerances of
+    five standard errors)."""
+    rng = np.random.default_rng(7)
+    deals, repeats, p = 2000, 20, 0.4
+    s = ladder.spread(rng.random((deals, repeats)) < p)
+    share_se = np.sqrt(2 / (deals - 1)) / repeats     # of the binomial variance's estimate, over p(1-p)
+    assert s["deal_share"] <= 5 * share_se
+    assert s["outliers"] <= 0.05 + 5 * np.sqrt(0.05 * 0.95 / deals)
+    assert s["mean_win"] == pytest.approx(p, abs=5 * np.sqrt(p * (1 - p) / (deals * repeats)))
+    assert s["mean_win_low"] < s["mean_win"] < s["mean_win_high"]
