@@ -36,7 +36,7 @@ from policies.common import lift_chosen
 
 NAME = "search"
 VERSION = 1
-PARAMETER = ("sampled worlds per decision", 32, 1, 4096)
+PARAMETER = ("sampled worlds per decision", 64, 1, 4096)
 
 CANDIDATES = 4      # expert's best-scored options tried, its own choice included
 LOOK = 4            # worlds between two looks at the counts

@@ -175,7 +175,7 @@ def test_search_gives_the_same_games_on_one_and_two_threads():
 
 
 def test_the_budget_is_part_of_the_policys_name():
-    assert load_policy("search").NAME == "search:32" and load_policy("search").ARG == 32
+    assert load_policy("search").NAME == "search:64" and load_policy("search").ARG == 64
     policy = load_policy("search:8@1")
     assert (policy.NAME, policy.ARG, policy.VERSION) == ("search:8", 8, 1)
     assert engine.runner(policy) is engine.runner(load_policy("search:64"))
