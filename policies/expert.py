@@ -173,7 +173,7 @@ def ranked(pub, options, n, kind, top):
     shk = stack_empty(K_SHORE, np.int32)
     nshk = _prepare(pub, kind, risk, imp0, table, shk)
     sp = stack_empty(P_SIZE, np.int32)
-    sp[:] = pub
+    sp[:] = pub[:P_SIZE]     # (the clairvoyant reference is handed a longer pub)
     return _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk)
 
 
