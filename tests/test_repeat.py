@@ -105,6 +105,7 @@ def test_the_repeat_is_recorded_in_rows_and_manifests():
     dealt = Cell("standard", "novice", 2, None, "random", ())
     again = Cell("standard", "novice", 2, None, "random", (), repeat=3)
     fields = {"layout": "standard", "level": "novice", "players": 2, "team": None, "policy": "random", "rules": []}
+    fields.update(dealt.variant_record)      # the cell's rule numbers are part of its key
     assert dealt.key == hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:12]
     assert again.key != dealt.key
     cells = manifest_for([dealt, again], 0, {"games": 10}, False)["cells"]
