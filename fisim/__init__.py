@@ -8,12 +8,12 @@ def load(path):
     return _load(path)
 
 
-def load_tiles(path):
-    """Which tiles decide the game in a `fisim sweep` results directory: per cell and island cell,
-    the shares of games it ended sunk, of losses it caused, of games it sank first
-    (see fisim.store.load_tiles)."""
+def load_tiles(path, by="place"):
+    """Which tiles decide the game in a `fisim sweep` results directory: per cell and island cell
+    (`by="place"`) or named tile (`by="name"`), the shares of games it ended sunk, of losses it
+    caused, of games it sank first (see fisim.store.load_tiles)."""
     from fisim.store import load_tiles as _load_tiles
-    return _load_tiles(path)
+    return _load_tiles(path, by)
 
 
 def simulate(*args, **kwargs):

@@ -108,6 +108,8 @@ def result_of_row(row):
         "turns": int(row[st.R_TURNS]), "level": int(row[st.R_LEVEL]), "captured": int(row[st.R_CAPTURED]),
         "sunk": int(row[st.R_SUNK]), "sunk_mask": int(row[st.R_SUNK_MASK]),
         "first_sunk": int(row[st.R_FIRST_SUNK]), "last_sunk": int(row[st.R_LAST_SUNK]),
+        "sunk_tiles": int(row[st.R_SUNK_TILES]), "first_sunk_tile": int(row[st.R_FIRST_SUNK_TILE]),
+        "last_sunk_tile": int(row[st.R_LAST_SUNK_TILE]),
         "first": int(row[st.R_FIRST]),
         "team": tuple(ROLE_NAMES[r] for r in row[st.R_ROLE:st.R_ROLE + MAX_PLAYERS] if r >= 0),
     }

@@ -27,18 +27,20 @@ from fisim.rules.state import (
     R_ERROR,
     R_FIRST,
     R_FIRST_SUNK,
+    R_FIRST_SUNK_TILE,
     R_LEVEL,
     R_ROLE,
     R_SIZE,
     R_STATUS,
     R_SUNK,
     R_SUNK_MASK,
+    R_SUNK_TILES,
     R_TURNS,
     WON,
 )
 from fisim.rules.variant import PARAMETERS, parameter_text
 from fisim.stats import wilson
-from fisim.store import cause_cells
+from fisim.store import cause_tiles
 from policies import DEFAULT as DEFAULT_POLICY
 from policies import labelled
 
@@ -53,6 +55,7 @@ GAMES_SCHEMA = pa.schema([
     *[(name, pa.bool_()) for name in CAUSE_COLUMNS],
     ("turns", pa.int16()), ("water_level", pa.int8()), ("treasures", pa.int8()), ("tiles_sunk", pa.int8()),
     ("sunk_cells", pa.int32()), ("first_sunk", pa.int8()), ("cause_cell", pa.int8()),
+    ("sunk_tiles", pa.int32()), ("first_sunk_tile", pa.int8()), ("cause_tile", pa.int8()),
     ("team", _TEXT), ("first_player", pa.int8()), ("players", pa.int8()), ("layout", _TEXT),
     ("level", pa.dictionary(pa.int32(), pa.string(), ordered=True)), ("policy", _TEXT), ("rules", _TEXT),
     ("variant", _TEXT), *[(key, _TEXT if key == "meter" else pa.int8()) for key in PARAMETERS],
@@ -184,7 +187,10 @@ def games_frame(rows, config, layout_name, policy_label, seed, first_game, repea
         "tiles_sunk": rows[:, R_SUNK].astype(np.int8),
         "sunk_cells": rows[:, R_SUNK_MASK].astype(np.int32),
         "first_sunk": rows[:, R_FIRST_SUNK].astype(np.int8),
-        "cause_cell": cause_cells(rows).astype(np.int8),
+        "cause_cell": cause_tiles(rows, "place").astype(np.int8),
+        "sunk_tiles": rows[:, R_SUNK_TILES].astype(np.int32),
+        "first_sunk_tile": rows[:, R_FIRST_SUNK_TILE].astype(np.int8),
+        "cause_tile": cause_tiles(rows, "name").astype(np.int8),
         "team": pd.Categorical.from_codes(team_code, categories=labels),
         "first_player": rows[:, R_FIRST].astype(np.int8),
         "players": np.full(n, config.players, dtype=np.int8),

@@ -3,8 +3,9 @@
     DIR/manifest.json                      store format, versions, seed, chunk size, target, the cells
                                            (each with its variant's name and every rule number)
     DIR/chunks/<cell>-<chunk>.parquet      one row of aggregates per finished chunk (with, per
-                                           island cell, the games it ended sunk, the losses its
-                                           sinking caused, the games it sank first)
+                                           island cell and per named tile, the games it ended
+                                           sunk, the losses its sinking caused, the games it sank
+                                           first)
     DIR/games/<cell>-<chunk>.parquet       one row per game (only with --per-game)
     DIR/lock                               who writes the store (the lock itself is the kernel's)
 
@@ -37,26 +38,41 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fisim.files import atomic_write
-from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, N_TILES, ROLE_NAMES, SKULL_REACHED
+from fisim.position import TILE_CODES
+from fisim.rules.constants import (
+    DROWNED,
+    LANDING_SUNK,
+    LEVELS,
+    LOSS_NAMES,
+    N_ROLES,
+    N_TILES,
+    ROLE_NAMES,
+    TILE_NAMES,
+    TREASURE_LOST,
+)
 from fisim.rules.state import WON
 from fisim.rules.turn import (
     R_CAPTURED,
     R_CAUSE,
     R_CONDITIONS,
     R_FIRST_SUNK,
+    R_FIRST_SUNK_TILE,
     R_LAST_SUNK,
+    R_LAST_SUNK_TILE,
     R_ROLE,
     R_STATUS,
     R_SUNK_MASK,
+    R_SUNK_TILES,
     R_TURNS,
 )
 from fisim.stats import wilson
 
-STORE_FORMAT = 6            # 2: chunks describe themselves and are verified; a lock
+STORE_FORMAT = 7            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
                             # 4: a chunk names its cell's settings and the order of its roles
                             # 5: per island cell: games it ended sunk, losses it caused, sank first
                             # 6: a cell names its variant and every rule number; so do per-game rows
+                            # 7: the same per named tile (tile id) as per island cell
 FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
 MANIFEST = "manifest.json"
 LOCK = "lock"
@@ -66,10 +82,17 @@ SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
 GAME_KEYS = ("store_format", "fisim_version", "rules_version", "seed", "chunk_size", "per_game")
 MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", "chunk_size", "target",
                  "per_game", "cells")
+# A tile's counts are kept by two keys: "place", its island cell (tiles are placed at random each
+# game, R-SETUP-1, so a cell is a place on the grid), and "name", its tile id (TILE_NAMES). Per key:
+# the result row's columns (the mask sunk by the end, the first, the last to sink) and, per kind
+# of count, its chunk column.
+TILE_RESULTS = {"place": (R_SUNK_MASK, R_FIRST_SUNK, R_LAST_SUNK),
+                "name": (R_SUNK_TILES, R_FIRST_SUNK_TILE, R_LAST_SUNK_TILE)}
+TILE_COUNTS = {"place": {"sunk": "tile_sunk", "caused": "tile_caused", "first": "tile_first"},
+               "name": {"sunk": "named_sunk", "caused": "named_caused", "first": "named_first"}}
 CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
                  "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES),
-                 "tile_sunk", "tile_caused", "tile_first")
-TILE_COUNTS = {"sunk": "tile_sunk", "caused": "tile_caused", "first": "tile_first"}
+                 *(column for columns in TILE_COUNTS.values() for column in columns.values()))
 DESCRIPTION_KEYS = {"cell", "settings", "roles", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
 CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 
@@ -111,23 +134,25 @@ def file_digest(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def cause_cells(rows):
-    """Per result row, the island cell whose tile's sinking lost the game (Fools' Landing for
-    landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned on:
-    each is the cell that sank last), or -1 (won, or lost to the skull)."""
-    by_tile = (rows[:, R_STATUS] != WON) & (rows[:, R_CAUSE] != SKULL_REACHED)
-    return np.where(by_tile, rows[:, R_LAST_SUNK], -1)
+def cause_tiles(rows, by):
+    """Per result row, the island cell (`by` "place") or the tile id ("name") whose sinking lost
+    the game (Fools' Landing for landing-sunk, the second temple of a treasure for treasure-lost,
+    the tile a pawn drowned on: each is the tile that sank last), or -1 (won, or lost to the
+    skull, or not ended by a loss)."""
+    by_tile = (rows[:, R_CAUSE] & (LANDING_SUNK | TREASURE_LOST | DROWNED)) != 0
+    return np.where(by_tile, rows[:, TILE_RESULTS[by][2]], -1)
 
 
-def tile_counts(rows):
-    """Per island cell (0..23): the games it ended sunk, the losses it caused (cause_cells), and
-    the games in which it sank first."""
-    masks = rows[:, R_SUNK_MASK].astype(np.int64)
-    caused = cause_cells(rows)
-    first = rows[:, R_FIRST_SUNK]
+def tile_counts(rows, by):
+    """Per island cell (`by` "place") or tile id ("name"), 0..23: the games it ended sunk, the
+    losses it caused (cause_tiles), and the games in which it sank first."""
+    mask, first, _ = TILE_RESULTS[by]
+    masks = rows[:, mask].astype(np.int64)
+    caused = cause_tiles(rows, by)
+    firsts = rows[:, first]
     return {"sunk": ((masks[:, None] >> np.arange(N_TILES)) & 1).sum(axis=0),
             "caused": np.bincount(caused[caused >= 0], minlength=N_TILES),
-            "first": np.bincount(first[first >= 0], minlength=N_TILES)}
+            "first": np.bincount(firsts[firsts >= 0], minlength=N_TILES)}
 
 
 def chunk_record(cell_key, chunk, first_game, rows):
@@ -144,8 +169,9 @@ def chunk_record(cell_key, chunk, first_game, rows):
         "role_wins": (present & won).sum(axis=1).astype(np.int64).tolist(),
         "win_bits": np.packbits(won).tobytes(),
     }
-    counts = tile_counts(rows)
-    record.update({column: counts[kind].astype(np.int64).tolist() for kind, column in TILE_COUNTS.items()})
+    for by, columns in TILE_COUNTS.items():
+        counts = tile_counts(rows, by)
+        record.update({column: counts[kind].astype(np.int64).tolist() for kind, column in columns.items()})
     for i, name in enumerate(CAUSES):
         record[f"cause_{name}"] = int((rows[:, R_CAUSE] == 1 << i).sum())
         record[f"cond_{name}"] = int(((rows[:, R_CONDITIONS] >> i) & 1).sum())
@@ -406,9 +432,10 @@ def _inconsistency(record):
         return "is inconsistent (its turn or treasure counts do not add up to its games)"
     if sum(record[f"cause_{c}"] for c in CAUSES) > games - wins:
         return "is inconsistent (more loss causes than lost games)"
-    tiles = [record[column] for column in TILE_COUNTS.values()]
-    if (any(len(t) != N_TILES or min(t) < 0 or max(t) > games for t in tiles)
-            or sum(record["tile_caused"]) > games - wins or sum(record["tile_first"]) > games):
+    tiles = {by: {kind: record[column] for kind, column in columns.items()} for by, columns in TILE_COUNTS.items()}
+    if (any(len(t) != N_TILES or min(t) < 0 or max(t) > games for counts in tiles.values() for t in counts.values())
+            or sum(tiles["place"]["caused"]) > games - wins or sum(tiles["place"]["first"]) > games
+            or any(sum(tiles["place"][kind]) != sum(tiles["name"][kind]) for kind in tiles["place"])):
         return "is inconsistent (its per-tile counts do not fit its games)"
     return None
 
@@ -530,40 +557,51 @@ def cell_table(manifest, chunks):
     return frame
 
 
-def load_tiles(path):
-    """Which tiles decide the game, per cell of a results directory: one row per cell and island
-    cell (`tile`, 0..23 in the island's row-major order, at grid `row`, `col`) with the share of
-    games it ended sunk (of `games`), of losses its sinking caused (of `losses`: Fools' Landing,
-    a treasure's second temple, a drowned pawn's tile) and of games it sank first (of `games`),
-    each with its count and Wilson 95% interval (<measure>, <measure>_share, _low, _high)."""
-    return tile_table(*read_store(path))
+def load_tiles(path, by="place"):
+    """Which tiles decide the game, per cell of a results directory: one row per cell and tile,
+    by "place" each island cell (`tile`, 0..23 in the island's row-major order, at grid `row`,
+    `col`) or by "name" each named tile (`tile`, its id, with its `code` and `name`), with the
+    share of games it ended sunk (of `games`), of losses its sinking caused (of `losses`: Fools'
+    Landing, a treasure's second temple, a drowned pawn's tile) and of games it sank first (of
+    `games`), each with its count and Wilson 95% interval (<measure>, <measure>_share, _low,
+    _high)."""
+    if by not in TILE_COUNTS:
+        raise ValueError(f"load_tiles: by must be one of {', '.join(map(repr, TILE_COUNTS))}, not {by!r}")
+    return tile_table(*read_store(path), by)
 
 
-def tile_table(manifest, chunks):
+def tile_table(manifest, chunks, by):
     """fisim.store.load_tiles's table from a store's verified manifest and chunks."""
     rows = []
     for cell in manifest["cells"]:
         done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
         games = int(done["games"].sum())
         counts = {kind: _sum_hists(done[column]) if games else np.zeros(N_TILES, np.int64)
-                  for kind, column in TILE_COUNTS.items()}
+                  for kind, column in TILE_COUNTS[by].items()}
         settings = {**{k: cell[k] for k in SETTINGS}, "cell": cell["key"]}
-        rows += [{**settings, **row} for row in
-                 tile_rows(cell["layout_shape"], games, int(done["wins"].sum()) if games else 0, counts)]
+        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), games,
+                                                          int(done["wins"].sum()) if games else 0, counts)]
     return pd.DataFrame(rows)
 
 
-def tile_rows(shape, games, wins, counts):
-    """One row per island cell of an island of `shape` (rows of '#' and '.'): `tile` (its number,
-    row-major), grid `row` and `col`, `games`, `losses`, and for each of TILE_COUNTS' kinds in
-    `counts` (per island cell) the count, its share (of losses for "caused", else of games) and
-    Wilson 95% interval (<kind>, <kind>_share, <kind>_low, <kind>_high)."""
+def tile_labels(by, shape):
+    """What names each tile of key `by` (TILE_COUNTS), in index order: an island cell ("place")
+    its grid `row` and `col` on an island of `shape` (rows of '#' and '.'), numbered row-major; a
+    named tile ("name") its two-letter `code` and its `name`."""
+    if by == "place":
+        return [{"row": r, "col": c} for r, line in enumerate(shape) for c, ch in enumerate(line) if ch == "#"]
+    return [{"code": code, "name": name} for code, name in zip(TILE_CODES, TILE_NAMES)]
+
+
+def tile_rows(labels, games, wins, counts):
+    """One row per tile (tile_labels): `tile` (its index), its labels, `games`, `losses`, and for
+    each kind of count in `counts` (per tile) the count, its share (of losses for "caused", else
+    of games) and Wilson 95% interval (<kind>, <kind>_share, <kind>_low, <kind>_high)."""
     losses = games - wins
-    places = [(r, c) for r, line in enumerate(shape) for c, ch in enumerate(line) if ch == "#"]
     rows = []
-    for tile, (r, c) in enumerate(places):
-        row = {"tile": tile, "row": r, "col": c, "games": games, "losses": losses}
-        for kind in TILE_COUNTS:
+    for tile, label in enumerate(labels):
+        row = {"tile": tile, **label, "games": games, "losses": losses}
+        for kind in counts:
             n = losses if kind == "caused" else games
             k = int(counts[kind][tile])
             low, high = wilson(k, n)

@@ -167,7 +167,8 @@ def test_simulate_frame_columns_and_values():
     frame = simulate(level="elite", players=2, team="diver,pilot", layout="skull-island", policy="passive",
                      games=300, seed=4)
     expected = {"game", "seed", "won", "cause", "landing_sunk", "treasure_lost", "drowned", "skull", "turns",
-                "water_level", "treasures", "tiles_sunk", "sunk_cells", "first_sunk", "cause_cell", "team",
+                "water_level", "treasures", "tiles_sunk", "sunk_cells", "first_sunk", "cause_cell", "sunk_tiles",
+                "first_sunk_tile", "cause_tile", "team",
                 "first_player", "players", "layout", "level",
                 "policy", "rules"}
     assert expected <= set(frame.columns)

@@ -26,7 +26,7 @@ from policies import load_policy
 FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",
-                "policies", "tiles-standard", "tiles-skull-island"]
+                "policies", "named-tiles", "tiles-standard", "tiles-skull-island"]
 HUMAN = "computer team's"
 RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
@@ -187,7 +187,8 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
     for absent in ("Level × players", "Teams ranked", "Islands compared", "Rule readings", "Policies compared"):
         assert absent not in md
     assert sorted(p.name for p in (out / "report" / "figures").iterdir()) == \
-        ["adventurers.png", "loss-causes.png", "survival.png", "tiles-standard.png", "win-by-level.png"]
+        ["adventurers.png", "loss-causes.png", "named-tiles.png", "survival.png", "tiles-standard.png",
+         "win-by-level.png"]
     r = fisim_cmd("report", str(out), "--out", str(tmp_path / "svg"), "--format", "html,svg", "--title", "Tiny")
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "svg" / "report.html").read_text()

@@ -30,6 +30,7 @@ FIGURE_TITLES = {
     "Rule readings compared with the official rules: paired differences in win rate (95% intervals)",
     *(f"Which tiles decide the game: {island} (share per tile, 95% intervals in the tables)"
       for island in ("standard", "skull-island")),
+    "Which named tiles decide the game: standard (share per tile, 95% intervals)",
 }
 
 

@@ -13,6 +13,7 @@ from fisim.rules.constants import (
     HELI,
     LANDING_SUNK,
     LOSS_NAMES,
+    N_TILES,
     N_TREASURES,
     ROLE_NAMES,
     SKULL_REACHED,
@@ -306,6 +307,9 @@ def end_game(game, won, conditions):
         "sunk_mask": sum(1 << c for c in range(len(game.board.status)) if not game.board.exists(c)),
         "first_sunk": game.first_sunk,
         "last_sunk": game.last_sunk,
+        "sunk_tiles": sum(1 << t for t in range(N_TILES) if not game.board.exists(game.board.cell_of_tile[t])),
+        "first_sunk_tile": game.board.tile_at[game.first_sunk] if game.first_sunk >= 0 else -1,
+        "last_sunk_tile": game.board.tile_at[game.last_sunk] if game.last_sunk >= 0 else -1,
         "first": game.first,
         "team": tuple(ROLE_NAMES[p.role] for p in game.players),
     }

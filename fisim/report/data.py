@@ -22,7 +22,16 @@ from fisim.compare import paired_difference, pairing
 from fisim.rules.constants import LEVELS, N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
-from fisim.store import CAUSES, SETTINGS, TILE_COUNTS, StoreError, read_store, target_reached, tile_rows
+from fisim.store import (
+    CAUSES,
+    SETTINGS,
+    TILE_COUNTS,
+    StoreError,
+    read_store,
+    target_reached,
+    tile_labels,
+    tile_rows,
+)
 from policies import labelled
 
 LEVEL_ORDER = list(LEVELS)
@@ -99,8 +108,9 @@ def read(path):
         row["treasures_hist"] = _sum_arrays([c["treasures_hist"] for c in done], 5)
         row["role_games"] = _sum_arrays([c["role_games"] for c in done], N_ROLES)
         row["role_wins"] = _sum_arrays([c["role_wins"] for c in done], N_ROLES)
-        for column in TILE_COUNTS.values():
-            row[column] = _sum_arrays([c[column] for c in done], N_TILES)
+        for columns in TILE_COUNTS.values():
+            for column in columns.values():
+                row[column] = _sum_arrays([c[column] for c in done], N_TILES)
         rows.append(row)
         bits[key] = np.concatenate([np.unpackbits(np.frombuffer(c["win_bits"], np.uint8))[:int(c["games"])]
                                     .astype(bool) for c in done])
@@ -215,16 +225,16 @@ def island_shapes(sweep):
     return {cell["layout"]: cell["layout_shape"] for cell in sweep.manifest["cells"] if "layout_shape" in cell}
 
 
-def tiles(sweep):
+def tiles(sweep, by="place"):
     """Which tiles decide the game, per island at the main slice's policy and rules (levels,
-    players and teams pooled): {island: fisim.store.tile_rows's table}. Placement is random each
-    game (R-SETUP-1), so a tile here is a place on the island's grid."""
+    players and teams pooled): {island: fisim.store.tile_rows's table}, by "place" (each cell of
+    the island's grid: placement is random each game, R-SETUP-1) or by "name" (each named tile)."""
     shapes = island_shapes(sweep)
     out = {}
     for layout, group in island_cells(sweep).groupby("layout", sort=False):
-        counts = {kind: _sum_arrays(group[column], N_TILES) for kind, column in TILE_COUNTS.items()}
-        out[layout] = pd.DataFrame(tile_rows(shapes[layout], int(group["games"].sum()), int(group["wins"].sum()),
-                                             counts))
+        counts = {kind: _sum_arrays(group[column], N_TILES) for kind, column in TILE_COUNTS[by].items()}
+        out[layout] = pd.DataFrame(tile_rows(tile_labels(by, shapes[layout]), int(group["games"].sum()),
+                                             int(group["wins"].sum()), counts))
     return out
 
 

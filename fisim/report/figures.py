@@ -318,6 +318,29 @@ def tiles(layout, table, subtitle):
 
 
 @_drawn
+def named_tiles(island, table, subtitle):
+    """The 24 named tiles of one island, most losses caused first, three panels sharing them: the
+    share of games each ended sunk, of losses its sinking caused and of games it sank first, as
+    bars with 95% intervals; `table` is one island of data.tiles(by="name")."""
+    table = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
+    y = np.arange(len(table))[::-1]
+    fig = _figure(9.5, 1.6 + 0.2 * len(table), f"Which named tiles decide the game: {island} (share per tile, "
+                  "95% intervals)", subtitle)
+    axes = fig.subplots(1, 3, sharey=True)
+    for ax, (kind, label) in zip(axes, TILE_PANELS):
+        share = 100 * table[f"{kind}_share"].to_numpy(dtype=float)
+        ends = table[[f"{kind}_low", f"{kind}_high"]].set_axis(["ci_low", "ci_high"], axis=1)
+        ax.barh(y, share, xerr=_bars(share, ends), height=0.7, color="#d7301f" if kind == "caused" else "#fc8d59",
+                error_kw={"capsize": 2, "lw": 0.8})
+        ax.set_xlim(0, _percent_top(ends["ci_high"]))
+        ax.set_title(f"% of {label}", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(y, [f"{name} ({code})" for name, code in zip(table["name"], table["code"])], fontsize=7.5)
+    axes[0].set_ylim(-0.7, len(table) - 0.3)
+    return fig
+
+
+@_drawn
 def parameter_effects(effects, levels, subtitle):
     """Win rate against each rule number a sweep varied, one panel per number, one line per level,
     with 95% intervals; a dashed line marks the official value."""

@@ -134,7 +134,7 @@ def build(sweep, title=None):
     sections = [_win_by_level(main), _heat_map(main), _team_ranking(sweep, main, ranked),
                 _adventurers(sweep, main), _loss_causes(main), _survival(main),
                 *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
-                _parameter_effects(sweep, main.levels), *_tiles(sweep)]
+                _parameter_effects(sweep, main.levels), _named_tiles(sweep), *_tiles(sweep)]
     sections = [s for s in sections if s is not None]
     islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
     if islands is not None:
@@ -274,28 +274,67 @@ def _islands(sweep, rates):
                ["Layout", "Win rate", "95% CI", "Games", "Wins"], rows)])
 
 
-def _tiles(sweep):
-    """One section per island: which tiles decide its games, at the main slice's policy and rules."""
+TILE_MEASURES = ["Ended sunk (of games)", "Caused the loss (of losses)", "Sank first (of games)"]
+NAMED_SHOWN = 10            # the named tiles a Markdown report lists per island (the HTML: all 24)
+
+
+def _tile_subtitle(sweep, layout, mine, table):
+    return (f"policy {sweep.policy_label(sweep.baseline('policy'))} · {layout} island · "
+            f"{', '.join(dict.fromkeys(mine['rules']))} rules · {int(mine['games'].sum()):,} games · "
+            f"{int(table['losses'].iloc[0]):,} losses · {HUMAN}")
+
+
+def _tile_rows(table, label):
+    """A tile table's rows, most losses caused first: `label(row)` (the tile's name or place), then
+    each measure with its 95% interval."""
+    worst_first = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
+    return [[*label(r), rate_ci(r["sunk"], r["games"]), rate_ci(r["caused"], r["losses"]),
+             rate_ci(r["first"], r["games"])] for _, r in worst_first.iterrows()]
+
+
+def _named_tiles(sweep):
+    """The named tiles of the main slice's island (the same 24 tiles on every island): their
+    shares drawn once per report; each island's section tabulates its own."""
+    island = sweep.baseline("layout")
     cells = data.island_cells(sweep)
+    mine = cells[cells["layout"] == island]
+    table = data.tiles(sweep, by="name")[island]
+    return Section(
+        "named-tiles", f"Which named tiles decide the game: {island}",
+        f"Each of the 24 named tiles on the {island} island, wherever it was placed, most losses caused first: the "
+        "share of games it ended sunk, the share of losses its sinking caused (Fools' Landing for landing-sunk, the "
+        "second temple of a treasure for treasure-lost, the tile a pawn drowned on; losses to the skull have no such "
+        "tile) and the share of games in which it was the first to sink. Each island's section below lists its "
+        "named tiles with these numbers.",
+        _who(sweep, mine),
+        figures.named_tiles(island, table, _tile_subtitle(sweep, island, mine, table)))
+
+
+def _tiles(sweep):
+    """One section per island: which tiles decide its games, at the main slice's policy and rules;
+    its grid drawn by place, its tables by named tile and by place."""
+    cells = data.island_cells(sweep)
+    named = data.tiles(sweep, by="name")
     for layout, table in data.tiles(sweep).items():
         mine = cells[cells["layout"] == layout]
-        subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · {layout} island · "
-                    f"{', '.join(dict.fromkeys(mine['rules']))} rules · {int(mine['games'].sum()):,} games · "
-                    f"{int(table['losses'].iloc[0]):,} losses · {HUMAN}")
-        worst_first = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
-        rows = [[str(int(r["tile"])), f"{int(r['row'])},{int(r['col'])}", rate_ci(r["sunk"], r["games"]),
-                 rate_ci(r["caused"], r["losses"]), rate_ci(r["first"], r["games"])] for _, r in worst_first.iterrows()]
-        columns = ["Tile", "Row, column", "Ended sunk (of games)", "Caused the loss (of losses)",
-                   "Sank first (of games)"]
+        rows = _tile_rows(table, lambda r: [str(int(r["tile"])), f"{int(r['row'])},{int(r['col'])}"])
+        columns = ["Place", "Row, column", *TILE_MEASURES]
+        names = _tile_rows(named[layout], lambda r: [f"{r['name']} ({r['code']})"])
         yield Section(
             "tiles-" + re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-"), f"Which tiles decide the game: {layout}",
             "Each tile of the island — a place on its grid, numbered row by row, since the tiles are placed at random "
             "each game — coloured by the share of games it ended sunk, the share of losses its sinking caused (Fools' "
             "Landing for landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned "
-            "on; losses to the skull have no such tile) and the share of games in which it was the first to sink.",
-            _who(sweep, mine, held=("policy", "rules")), figures.tiles(layout, table, subtitle),
-            [Table(f"{layout}: the five tiles whose sinking lost the most games (95% CI)", columns, rows[:5]),
-             Table(f"{layout}: every tile, most losses caused first (95% CI)", columns, rows, markdown=False)])
+            "on; losses to the skull have no such tile) and the share of games in which it was the first to sink. "
+            "The first tables give the same for each named tile, wherever it was placed.",
+            _who(sweep, mine, held=("policy", "rules")),
+            figures.tiles(layout, table, _tile_subtitle(sweep, layout, mine, table)),
+            [Table(f"{layout}: the {NAMED_SHOWN} named tiles whose sinking lost the most games (95% CI)",
+                   ["Named tile", *TILE_MEASURES], names[:NAMED_SHOWN]),
+             Table(f"{layout}: every named tile, most losses caused first (95% CI)", ["Named tile", *TILE_MEASURES],
+                   names, markdown=False),
+             Table(f"{layout}: the five places whose tile's sinking lost the most games (95% CI)", columns, rows[:5]),
+             Table(f"{layout}: every place, most losses caused first (95% CI)", columns, rows, markdown=False)])
 
 
 def _comparison(sweep, axis, sid, title, noun, levels):

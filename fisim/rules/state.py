@@ -111,6 +111,10 @@ R_SUNK_MASK = RESULT.add("R_SUNK_MASK", 1, "bitmask of the cells sunk by the end
 R_FIRST_SUNK = RESULT.add("R_FIRST_SUNK", 1, "the cell that sank first (-1: none)")
 R_LAST_SUNK = RESULT.add("R_LAST_SUNK", 1, "the cell that sank last (-1: none); the tile whose loss "
                          "ended a game lost to landing-sunk, treasure-lost or drowned")
+R_SUNK_TILES = RESULT.add("R_SUNK_TILES", 1, "bitmask of the tile ids sunk by the end (tiles are placed "
+                          "at random: a cell is a place, a tile id a named tile)")
+R_FIRST_SUNK_TILE = RESULT.add("R_FIRST_SUNK_TILE", 1, "the tile id that sank first (-1: none)")
+R_LAST_SUNK_TILE = RESULT.add("R_LAST_SUNK_TILE", 1, "the tile id that sank last (-1: none)")
 R_SIZE = RESULT.close(globals()).size
 
 ALL_CELLS = (1 << N_TILES) - 1

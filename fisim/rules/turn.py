@@ -25,6 +25,7 @@ from fisim.rules.constants import (
     LANDING_SUNK,
     MAX_PLAYERS,
     N_KINDS,
+    N_TILES,
     N_TREASURES,
     SAND,
     SKULL_REACHED,
@@ -100,12 +101,15 @@ from fisim.rules.state import (
     R_ERROR,
     R_FIRST,
     R_FIRST_SUNK,
+    R_FIRST_SUNK_TILE,
     R_LAST_SUNK,
+    R_LAST_SUNK_TILE,
     R_LEVEL,
     R_ROLE,
     R_STATUS,
     R_SUNK,
     R_SUNK_MASK,
+    R_SUNK_TILES,
     R_TURNS,
     WON,
     X_DECLOG,
@@ -494,5 +498,12 @@ def result_row(g, out):
     out[R_SUNK_MASK] = ALL_CELLS & ~g[P_EXISTS]
     out[R_FIRST_SUNK] = g[P_FIRST_SUNK] - 1
     out[R_LAST_SUNK] = g[P_SUNK_CELL] if g[P_SUNK_COUNT] > 0 else -1
+    sunk_tiles = 0
+    for cell in range(N_TILES):
+        if not (g[P_EXISTS] >> cell) & 1:
+            sunk_tiles |= 1 << g[P_TILE_AT + cell]
+    out[R_SUNK_TILES] = sunk_tiles
+    out[R_FIRST_SUNK_TILE] = g[P_TILE_AT + out[R_FIRST_SUNK]] if out[R_FIRST_SUNK] >= 0 else -1
+    out[R_LAST_SUNK_TILE] = g[P_TILE_AT + out[R_LAST_SUNK]] if out[R_LAST_SUNK] >= 0 else -1
 
 
