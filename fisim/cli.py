@@ -353,10 +353,6 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim import ladder as skill
-    from policies import load_policy
-
-    def named(policy):      # search and search:32 are one cell: the name with its budget
-        return policy if policy.endswith(".py") else load_policy(policy).NAME
 
     _run_cells(skill.ladder_cells(levels_list, players, [named(p) for p in policies]),
                os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,
@@ -375,6 +371,12 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         raise _failure(exc) from None
     click.echo(text)
     click.echo(f"results: {out} ({', '.join(p.name for p in written)})")
+
+
+def named(policy):
+    """The name a policy's cells carry: search and search:64 are one cell, named with its budget."""
+    from policies import load_policy
+    return policy if policy.endswith(".py") else load_policy(policy).NAME
 
 
 def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
@@ -454,8 +456,12 @@ def report(directory, out, formats, title):
               help="layout, level, players, team (every team ranked), policy, rules, or role (each adventurer "
                    "in random teams against the games without it).")
 @click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
-              help="text, csv or json (one row per comparison, rates as fractions).")
-def compare(directory, by, fmt):
+              help="text, csv or json (one row per comparison, rates as fractions; with --agreement, one row "
+                   "per ranked cell with both policies' rates and ranks).")
+@click.option("--agreement", default=None, metavar="A,B",
+              help="Instead: do policies A and B (both played in the sweep) rank the cells along --by alike? "
+                   "Spearman's rank correlation with a bootstrap interval, and the pairs whose order flips.")
+def compare(directory, by, fmt, agreement):
     """Paired differences between cells of a sweep that differ only in one setting."""
     from fisim.compare import BY, format_comparison
     from fisim.compare import compare as run
@@ -463,11 +469,32 @@ def compare(directory, by, fmt):
     if by not in BY:
         raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     _check_format(fmt, TABLE_FORMATS)
+    pair = _agreement_pair(agreement, by) if agreement is not None else None
     try:
+        if pair:
+            from fisim.agreement import format_agreement, rank_agreement
+            result = rank_agreement(directory, by, pair)
+            click.echo(format_agreement(result) if fmt == "text" else _table_text(result.items, fmt))
+            return
         frame = run(directory, by)
     except StoreError as exc:
         raise UserError(str(exc)) from None
     click.echo(format_comparison(frame, by) if fmt == "text" else _table_text(frame, fmt))
+
+
+def _agreement_pair(text, by):
+    """The two policies of --agreement A,B as their cells name them, or a UserError."""
+    from policies import PolicyError
+    if by in ("policy", "role"):
+        raise UserError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
+                        "choose layout, level, players, team or rules")
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise UserError(f"--agreement takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
+    try:
+        return [named(p) for p in names]
+    except PolicyError as exc:
+        raise UserError(f"--agreement: {exc}") from None
 
 
 @cli.command()

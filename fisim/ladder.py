@@ -228,7 +228,8 @@ def format_ladder(tables):
     ladder, gap, deals, policies = tables["ladder"], tables["gap"], tables["deals"], tables["policies"]
     games = int(ladder["games"][ladder["players"] != "all"].min())
     counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
-    lines = [f"Skill ladder: {LAYOUT} island, random teams, official rules; {games:,} games per level and player "
+    lines = [*headline(tables), "",
+             f"Skill ladder: {LAYOUT} island, random teams, official rules; {games:,} games per level and player "
              f"count ({', '.join(counts)} players), the same deals for every policy. Win rate, 95% interval:"]
     width = max(22, *(len(p) + 2 for p in policies))
     for players in [*counts, "all"] if len(counts) > 1 else counts:
@@ -254,6 +255,33 @@ def format_ladder(tables):
     if not deals.empty:
         lines += _format_deals(deals)
     return "\n".join(lines)
+
+
+def headline(tables):
+    """The ladder in plain words, one line per level: the strongest legal policy's win rate and the
+    clairvoyant's (player counts pooled), and the share of the replayed deals no policy won."""
+    ladder, deals = tables["ladder"], tables["deals"]
+    pooled = ladder[ladder["players"] == ladder["players"].iloc[-1]]        # "all", or the only count
+    lines = []
+    for level in dict.fromkeys(pooled["level"]):
+        mine = pooled[pooled["level"] == level]
+        legal, seers = mine[~mine["policy"].map(sees_decks)], mine[mine["policy"].map(sees_decks)]
+        best = legal.loc[legal["rate"].idxmax()]
+        text = (f"At {level.capitalize()}, the strongest legal computer team here ({best['policy']}) wins "
+                f"{_ci(best['rate'], best['ci_low'], best['ci_high'])}")
+        if not seers.empty:
+            seer = seers.iloc[0]
+            text += f", the clairvoyant one ({seer['policy']}) {_ci(seer['rate'], seer['ci_low'], seer['ci_high'])}"
+        text += f" of {int(best['games']):,} games"
+        replayed = deals[deals["level"] == level] if not deals.empty else deals
+        if not replayed.empty:
+            never = int(round((replayed["never_won"] * replayed["deals"]).sum()))
+            n = int(replayed["deals"].sum())
+            low, high = wilson(never, n)
+            text += (f"; {_ci(never / n, low, high)} of {n:,} deals were won by no policy"
+                     + (", not even with the decks in view" if not seers.empty else " of the ladder"))
+        lines.append(text + ".")
+    return lines
 
 
 def _format_deals(deals):

@@ -1,52 +1,110 @@
 #!/usr/bin/env bash
-# Regenerate reports/skill/ (the skill ladder and per-deal difficulty, `fisim ladder`) from a fresh,
-# resumable run.
+# Regenerate reports/skill/ from fresh, resumable runs: the skill ladder and per-deal difficulty
+# (`fisim ladder`), and whether expert's rankings of the standard island's 50 teams and of the 18
+# islands hold for a stronger player (`fisim compare --agreement expert,RANKER`).
 #
-#   scripts/make_skill_report.sh            the published size: 4 levels x 2-4 players, GAMES games
-#                                           (default 2,000) per cell for random, passive, greedy,
-#                                           expert, search:8, search:32 and clairvoyant:32; the first
-#                                           DEALS deals (default 500) of each level and player count
-#                                           replayed REPEATS times (default 20) by REPLAYER (search:8)
-#   scripts/make_skill_report.sh --quick    a check of the whole pipeline: novice, 2 players,
-#                                           20 games, 10 deals replayed 3 times (written to
-#                                           OUT, default reports/skill-quick, not committed)
+#   scripts/make_skill_report.sh            the published size: levels novice..legendary x 2-4
+#                                           players, GAMES games (default 300) per cell for random,
+#                                           passive, greedy, expert, search:8, search:32 and
+#                                           clairvoyant:32; the first DEALS deals (default 80) of each
+#                                           level and player count replayed REPEATS times (default 20)
+#                                           by REPLAYER (search:8); the 50 teams at Normal, TEAM_GAMES
+#                                           games each (default 240), and the 18 islands at Normal with
+#                                           3 players, ISLAND_GAMES games each (default 400), each played
+#                                           by expert and by RANKER (search:8)
+#   scripts/make_skill_report.sh --quick    a check of the whole pipeline: novice, 2 players, a few
+#                                           games, three islands (written to OUT, default
+#                                           reports/skill-quick, not committed)
 #
 # Run it where fisim is installed (`fisim` on PATH), from anywhere. The stores go to STORES (default
 # .report-stores/ in the repository, not committed), named by size and seed, so an interrupted run
-# resumes where it stopped. Settings (environment): GAMES, DEALS, REPEATS, REPLAYER, SEED (default
-# 2010), STORES, OUT, LADDER_ARGS (extra `fisim ladder` options, e.g. "--threads 2").
+# resumes where it stopped. Settings (environment): GAMES, DEALS, REPEATS, REPLAYER, TEAM_GAMES,
+# ISLAND_GAMES, RANKER, SEED (default 2010), STORES, OUT, THREADS (default 2).
 #
-# Running time on a 2-core machine shared with other jobs, compile cache warm:
-#   --quick: 140 ladder games (20 each of 7 policies) and 30 replays: measured 27 s (18 s of processor).
-#   full size: 12 cells x 2,000 games x 7 policies = 168,000 ladder games, and 12 x 500 x 20 =
-#   120,000 replays by search:8. The search games dominate: 24,000 games each of search:8, search:32
-#   and clairvoyant:32, and the 120,000 replays. At the speeds README "How strong is the computer
-#   team?" gives (games per second of processor time: search:8 5.3, search:32 3.5; the clairvoyant
-#   about as search:32), 144,000 / 5.3 + 48,000 / 3.5 = 40,900 processor seconds: about 6 hours on
-#   2 cores. Not yet run.
+# Running time: reports/skill/README.md gives the wall-clock time of each part of the run that wrote
+# it. Almost all of it is search: about 5 to 10
+# games per second of processor time for search:8, 3 to 7 for search:32 and the clairvoyant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SEED=${SEED:-2010}
+RANKER=${RANKER:-search:8}
+THREADS=${THREADS:-2}
 if [[ "${1:-}" == "--quick" ]]; then
     SIZE=(--levels novice --players 2 --games 20 --deals 10 --repeats 3)
+    TEAMS=(--levels novice --players 2 --teams all --games 6)
+    ISLANDS=(--levels novice --players 2 --layouts standard,skull-island,bay-of-gulls --games 10)
     OUT=${OUT:-reports/skill-quick}
     NAME=quick
 else
-    SIZE=(--levels novice..legendary --players 2..4 --games "${GAMES:-2000}" --deals "${DEALS:-500}"
-          --repeats "${REPEATS:-20}")
+    GAMES=${GAMES:-300} DEALS=${DEALS:-80} REPEATS=${REPEATS:-20}
+    SIZE=(--levels novice..legendary --players 2..4 --games "$GAMES" --deals "$DEALS" --repeats "$REPEATS")
+    TEAMS=(--levels normal --players 2..4 --teams all --games "${TEAM_GAMES:-240}")
+    ISLANDS=(--levels normal --players 3 --layouts all --games "${ISLAND_GAMES:-400}")
     OUT=${OUT:-reports/skill}
-    NAME=full-${GAMES:-2000}-${DEALS:-500}x${REPEATS:-20}
+    NAME=full-$GAMES-${DEALS}x$REPEATS
 fi
-SEED=${SEED:-2010}
 STORES=${STORES:-.report-stores}
-read -r -a EXTRA <<< "${LADDER_ARGS:-}"
 store="$STORES/skill-$NAME-seed$SEED"
 mkdir -p "$STORES"
-start=$SECONDS
+timed() {   # timed LABEL COMMAND...: run it, add "LABEL N min" to the running times
+    local start=$SECONDS
+    "${@:2}"
+    times+=("$1 $(( (SECONDS - start + 30) / 60 )) min")
+}
+times=()
 
-fisim ladder "${SIZE[@]}" --replayer "${REPLAYER:-search:8}" --seed "$SEED" --out "$store" --quiet \
-    "${EXTRA[@]}" > /dev/null
+timed "ladder and deals" fisim ladder "${SIZE[@]}" --replayer "${REPLAYER:-search:8}" --seed "$SEED" --out "$store" \
+    --threads "$THREADS" --quiet > /dev/null
+for part in teams islands; do
+    declare -n options=${part^^}
+    timed "$part" fisim sweep "${options[@]}" --policies "expert,$RANKER" --seed "$SEED" --out "$store-$part" \
+        --threads "$THREADS" --quiet --no-report
+done
+
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
-cp "$store"/ladder.md "$store"/*.csv "$store"/*.png "$OUT"/
-echo "skill report: $OUT ($((SECONDS - start)) s)" >&2
+cp "$store"/*.csv "$store"/*.png "$OUT"/
+agreement() {   # agreement PART AXIS: the text for the report, and the per-cell ranks as CSV
+    fisim compare "$store-$1" --by "$2" --agreement "expert,$RANKER" --format csv > "$OUT/agreement-$1.csv"
+    fisim compare "$store-$1" --by "$2" --agreement "expert,$RANKER"
+}
+{
+    echo "# Skill and luck in Forbidden Island"
+    echo
+    echo "How much of the game is skill and how much is the deal, and do the published conclusions hold for"
+    echo "a stronger player? Generated by \`scripts/make_skill_report.sh\` (master seed $SEED). Wall-clock time"
+    echo "of each part in the run that wrote this page (a part resumed from an earlier run counts only what"
+    echo "was left): $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')."
+    echo "Every rate has its 95% interval; the win rates are the computer teams' (the policies named),"
+    echo "not a human team's. The CSV files beside this page hold every table."
+    echo
+    ladder=$(sed -n '/^```$/,/^```$/p' "$store/ladder.md" | sed '1d;$d')
+    echo "In short:"
+    echo
+    echo "$ladder" | sed '/^$/q' | sed '/^$/d; s/^/- /'
+    echo
+    echo '```'
+    echo "$ladder" | sed '1,/^$/d'
+    echo '```'
+    sed -n '/^!\[/p' "$store/ladder.md"
+    echo
+    echo "## Do the conclusions hold for a stronger player?"
+    echo
+    echo "The published reports rank teams and islands by expert's win rates. Here the same cells are"
+    echo "played again by $RANKER on the same deals, and the two rankings compared (agreement-*.csv: each"
+    echo "cell's rates and ranks under both)."
+    echo
+    echo "The standard island's teams at Normal:"
+    echo
+    echo '```'
+    agreement teams team
+    echo '```'
+    echo
+    echo "The islands at Normal, 3 players:"
+    echo
+    echo '```'
+    agreement islands layout
+    echo '```'
+} > "$OUT/README.md"
+echo "skill report: $OUT (${times[*]})" >&2

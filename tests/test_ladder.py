@@ -98,6 +98,26 @@ def test_the_deal_table_is_the_replays_and_ladders_wins(played):
         assert f"{100 * row['never_won']:.1f}% [{100 * row['never_won_low']:.1f}" in printed
 
 
+def test_the_headline_is_the_stores_numbers(played):
+    """The plain-words line at the top: the best legal policy's and the clairvoyant's pooled rates,
+    and the deals no policy won (the deal table's counts pooled over player counts)."""
+    out, printed = played
+    cells = load(out / "ladder")
+    rates = cells.groupby("policy")[["wins", "games"]].sum()
+    best = max(("random", "expert"), key=lambda p: rates.loc[p, "wins"] / rates.loc[p, "games"])
+    deals = pd.read_csv(out / "deals.csv")
+    never = int(round((deals["never_won"] * deals["deals"]).sum()))
+
+    def ci(wins, n):
+        low, high = wilson(wins, n)
+        return f"{100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+    first = printed.splitlines()[0]
+    assert first == (f"At Novice, the strongest legal computer team here ({best}) wins "
+                     f"{ci(rates.loc[best, 'wins'], rates.loc[best, 'games'])}, the clairvoyant one (clairvoyant:2) "
+                     f"{ci(rates.loc['clairvoyant:2', 'wins'], rates.loc['clairvoyant:2', 'games'])} of 48 games; "
+                     f"{ci(never, 24)} of 24 deals were won by no policy, not even with the decks in view.")
+
+
 def test_a_ladder_already_played_is_read_again_without_playing(played):
     out, printed = played
     before = sorted(p.stat().st_mtime_ns for p in (out / "ladder" / "chunks").iterdir())

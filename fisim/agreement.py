@@ -1,0 +1,170 @@
+"""Do the conclusions hold for a stronger player? `fisim compare --agreement A,B`.
+
+A sweep that plays two policies over the same cells (teams, islands, ...) ranks those cells twice.
+This measures how far the two rankings agree: Spearman's rank correlation of the two policies' win
+rates per group of the other settings (and pooled over all of them), with a percentile bootstrap
+interval, and the pairs of cells whose order flips significantly.
+
+The bootstrap resamples each cell's games with replacement, the same games for both policies
+(game i of both starts from the same deal), so the interval carries the sampling noise of both
+rankings. Sampling noise alone keeps a ranking from agreeing perfectly even with itself; each
+policy's "self" correlation (two independent resamples of its own games) is that ceiling, the
+number to read the policies' correlation against. A flip is a pair of cells that the two policies
+order oppositely where each policy's own paired difference has a 95% interval excluding zero (not
+corrected for the number of pairs: at most about 5% x 5% of unrelated pairs flip by chance).
+"""
+from collections import namedtuple
+
+import numpy as np
+import pandas as pd
+
+from fisim.compare import AXES, paired_difference
+from fisim.stats import wilson
+from fisim.store import StoreError, cell_table, read_store, win_bits
+
+POOLED = "all"
+Agreement = namedtuple("Agreement", "by policies items groups flips")
+
+
+def rank_agreement(path, by, policies, boots=2000, seed=0):
+    """The agreement of the two `policies`' rankings of the cells of the store at `path` along `by`
+    (an axis other than policy): an Agreement of the items, groups and flips tables (see agreement)."""
+    manifest, chunks = read_store(path)
+    cells = cell_table(manifest, chunks)
+    missing = [p for p in policies if p not in set(cells["policy"])]
+    if missing:
+        raise StoreError(f"{path} has no games of policy {missing[0]}; it has: {', '.join(cells['policy'].unique())}")
+    others = [a for a in AXES if a not in (by, "policy")]
+    varying = [a for a in others if cells[a].nunique() > 1]         # what names a group
+    items, wins = [], []
+    for key, group in cells.groupby([*others, by], sort=False, observed=True):
+        mine = group.set_index("policy")
+        if not all(p in mine.index for p in policies):
+            continue
+        bits = [win_bits(chunks, mine.loc[p, "cell"], manifest["target"]) for p in policies]
+        n = min(len(b) for b in bits)
+        if n == 0:
+            raise StoreError(f"cell [{', '.join(map(str, key))}] has no finished games in {path}; run the same "
+                             "sweep again to complete it")
+        setting = dict(zip(others, key[:-1]))
+        items.append({"group": ", ".join(f"{a} {setting[a]}" for a in varying) or POOLED, by: key[-1]})
+        wins.append(np.array([b[:n] for b in bits]))
+    if len(items) < 2:
+        raise StoreError(f"{path} has fewer than two cells played by both {' and '.join(policies)} to rank by {by}")
+    return agreement(pd.DataFrame(items), wins, by, policies, boots, seed)
+
+
+def agreement(items, wins, by, policies, boots=2000, seed=0):
+    """The agreement of two policies' rankings of `items` (a frame with `group` and `by`), given per
+    item a (2, n) boolean array of both policies' wins on the same n games. Returns an Agreement:
+    items (each policy's rate, 95% interval and rank within its group, the change of rank), groups
+    (per group and pooled: items, Spearman's correlation, its bootstrap 95% interval, each policy's
+    self correlation) and flips (significant opposite orders within a group)."""
+    a, b = policies
+    rng = np.random.default_rng(seed)
+    items = items.reset_index(drop=True).copy()
+    games = np.array([w.shape[1] for w in wins])
+    rates = np.array([w.mean(axis=1) for w in wins])                        # (items, 2)
+    resampled, again = np.empty((2, boots, len(wins), 2))
+    for i, (w, n) in enumerate(zip(wins, games)):
+        for out in (resampled, again):          # the same resampled games for both policies
+            out[:, i] = rng.multinomial(n, np.full(n, 1 / n), size=boots) @ w.T / n
+    for col, policy in enumerate(policies):
+        items[f"rate_{policy}"] = rates[:, col]
+        bounds = [wilson(round(r * n), n) for r, n in zip(rates[:, col], games)]
+        items[f"low_{policy}"], items[f"high_{policy}"] = [low for low, _ in bounds], [high for _, high in bounds]
+        items[f"rank_{policy}"] = items.groupby("group")[f"rate_{policy}"].rank(ascending=False, method="average")
+    items["games"] = games
+    items["rank_change"] = items[f"rank_{b}"] - items[f"rank_{a}"]
+    names = list(items["group"].unique())
+    rows = []
+    for name in names + ([POOLED] if len(names) > 1 else []):
+        index = items.index if name == POOLED else items.index[items["group"] == name]
+        boot = _spearman(resampled[:, index, 0], resampled[:, index, 1])
+        low, high = _percentiles(boot)
+        rows.append({"group": name, "items": len(index), "spearman": _spearman(rates[index, 0], rates[index, 1]),
+                     "low": low, "high": high,
+                     **{f"self_{p}": _median(_spearman(resampled[:, index, col], again[:, index, col]))
+                        for col, p in enumerate(policies)}})
+    return Agreement(by, tuple(policies), items, pd.DataFrame(rows), _flips(items, wins, by, policies))
+
+
+def _spearman(x, y):
+    """Spearman's correlation (average ranks) of x and y along their last axis; NaN where either
+    is constant."""
+    rx, ry = _ranks(np.atleast_2d(x)), _ranks(np.atleast_2d(y))
+    rx, ry = rx - rx.mean(axis=1, keepdims=True), ry - ry.mean(axis=1, keepdims=True)
+    scale = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(scale > 0, (rx * ry).sum(axis=1) / scale, np.nan)
+    return r if np.ndim(x) > 1 else float(r[0])
+
+
+def _ranks(x):
+    """Average ranks along the last axis of a 2-d array (ties share the mean of their ranks)."""
+    return pd.DataFrame(x).rank(axis=1, method="average").to_numpy()
+
+
+def _percentiles(values):
+    finite = values[np.isfinite(values)]
+    return tuple(np.percentile(finite, [2.5, 97.5])) if len(finite) else (np.nan, np.nan)
+
+
+def _median(values):
+    finite = values[np.isfinite(values)]
+    return float(np.median(finite)) if len(finite) else np.nan
+
+
+def _flips(items, wins, by, policies):
+    """The pairs of items of a group that the two policies order oppositely, each policy's paired
+    difference (the same games) with a 95% interval excluding zero."""
+    rows = []
+    for _, group in items.groupby("group", sort=False):
+        index = list(group.index)
+        for k, i in enumerate(index):
+            for j in index[k + 1:]:
+                n = min(wins[i].shape[1], wins[j].shape[1])
+                diffs = [paired_difference(wins[i][col, :n], wins[j][col, :n]) for col in range(2)]
+                if (diffs[0][1] > 0 and diffs[1][2] < 0) or (diffs[0][2] < 0 and diffs[1][1] > 0):
+                    row = {"group": group.loc[i, "group"], f"{by}_1": items.loc[i, by], f"{by}_2": items.loc[j, by],
+                           "games": n}
+                    for policy, (diff, low, high) in zip(policies, diffs):
+                        row.update({f"difference_{policy}": diff, f"low_{policy}": low, f"high_{policy}": high})
+                    rows.append(row)
+    return pd.DataFrame(rows, columns=["group", f"{by}_1", f"{by}_2", "games",
+                                       *[f"{k}_{p}" for p in policies for k in ("difference", "low", "high")]])
+
+
+def format_agreement(result, largest=5):
+    """The agreement as text for people: per group the correlation with its interval beside the
+    self correlations, the flips, and the largest changes of rank."""
+    a, b = result.policies
+    by = result.by
+    lines = [f"Do {a} and {b} rank the {by}s alike? Spearman's rank correlation of their win rates "
+             f"(95% bootstrap interval; 'self' = a policy's ranking against a resample of itself, the most "
+             f"sampling noise allows):"]
+    for _, g in result.groups.iterrows():
+        lines.append(f"  {g['group']} ({g['items']} {by}s): {_r(g['spearman'])} [{_r(g['low'])}, {_r(g['high'])}]; "
+                     f"self: {a} {_r(g[f'self_{a}'])}, {b} {_r(g[f'self_{b}'])}")
+    flips = result.flips
+    lines.append(f"Pairs whose order flips significantly (each policy's paired 95% interval excludes 0): "
+                 f"{len(flips) or 'none'}")
+    for _, f in flips.iterrows():
+        lines.append(f"  [{f['group']}] {f[f'{by}_1']} - {f[f'{by}_2']}: "
+                     + "; ".join(f"{p} {_points(f, p)}" for p in result.policies) + f", {f['games']:,} games")
+    moved = result.items.reindex(result.items["rank_change"].abs().sort_values(ascending=False, kind="stable").index)
+    lines.append(f"Largest changes of rank ({a} -> {b}, within each group):")
+    for _, m in moved.head(largest).iterrows():
+        lines.append(f"  [{m['group']}] {m[by]}: rank {m[f'rank_{a}']:g} -> {m[f'rank_{b}']:g} "
+                     f"({100 * m[f'rate_{a}']:.1f}% -> {100 * m[f'rate_{b}']:.1f}%, {m['games']:,} games each)")
+    return "\n".join(lines)
+
+
+def _r(value):
+    return "undefined" if not np.isfinite(value) else f"{value:.2f}"
+
+
+def _points(row, policy):
+    return (f"{100 * row[f'difference_{policy}']:+.1f} points "
+            f"({100 * row[f'low_{policy}']:+.1f} to {100 * row[f'high_{policy}']:+.1f})")
+
