@@ -37,7 +37,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fisim.files import atomic_write
-from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, N_TILES, ROLE_NAMES, SKULL_REACHED
+from fisim.rules.config import level_order
+from fisim.rules.constants import LOSS_NAMES, N_ROLES, N_TILES, ROLE_NAMES, SKULL_REACHED
 from fisim.rules.state import WON
 from fisim.rules.turn import (
     R_CAPTURED,
@@ -497,7 +498,8 @@ def counted_chunks(chunks, cell_key, target):
 
 def load(path):
     """The aggregates of a results directory: one row per cell with its settings (`level` ordered
-    novice < normal < elite < legendary), games, wins, win rate and 95% Wilson interval,
+    by the water meter: novice < normal < elite < legendary, a position by its number among them),
+    games, wins, win rate and 95% Wilson interval,
     loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
     it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
     return cell_table(*read_store(path))
@@ -526,7 +528,7 @@ def cell_table(manifest, chunks):
             row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
         rows.append(row)
     frame = pd.DataFrame(rows)
-    frame["level"] = frame["level"].astype(pd.CategoricalDtype(list(LEVELS), ordered=True))
+    frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
     return frame
 
 
