@@ -55,10 +55,11 @@ def _check_out_file(out):
 
 
 def _setting_options(f):
-    """The options that fix one setting, shared by `simulate` and `replay`."""
+    """The options that fix one setting, shared by `simulate`, `replay` and `tune`."""
     options = [
         click.option("--level", default="normal", show_default=True, metavar="LEVEL",
-                     help=f"Starting water level: {', '.join(LEVELS)}."),
+                     help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position below the skull "
+                          "(1-9 with the official meter)."),
         click.option("--players", default=3, show_default=True, type=int,
                      help="Number of players, 2-4 (1 with --rules solo)."),
         click.option("--team", default=None, metavar="ROLE,ROLE,...",
@@ -81,14 +82,12 @@ def _setting_options(f):
 
 def _checked(level, players, team, layout, policy, rules):
     """Validate a setting up front; raise UserError with the one-line reason."""
-    from fisim.rules.config import ConfigError
+    from fisim.rules.config import ConfigError, parse_level
     from fisim.rules.layouts import LayoutError, load_layout
     from fisim.simulation import make_config
     from policies import PolicyError, load_policy
     try:
-        if level not in LEVELS:
-            raise ConfigError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
-        config = make_config(level, players, team, rules)
+        config = make_config(parse_level(level), players, team, rules)
         island = load_layout(layout)
         load_policy(policy)
     except (ConfigError, LayoutError, PolicyError) as exc:
@@ -377,6 +376,79 @@ def named(policy):
     """The name a policy's cells carry: search and search:64 are one cell, named with its budget."""
     from policies import load_policy
     return policy if policy.endswith(".py") else load_policy(policy).NAME
+
+
+@cli.command()
+@click.option("--param", required=True, metavar="NAME",
+              help="The parameter to tune: start_level (the water meter's starting position) or a rule number "
+                   "(waters_rise, hand_limit, ...: the keys of a variant file but the meter).")
+@click.option("--target", required=True, type=float, help="The win rate wanted, between 0 and 1 (0.5: half the games).")
+@click.option("--values", "values_text", default=None, metavar="A..B|A,B,...",
+              help="The values to search, in which the win rate is monotone [default: every value the setting allows].")
+@_setting_options
+@click.option("--max-games", default=64_000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="The budget: games per value at most (rounds of 1,000, 2,000, 4,000 ... games).")
+@click.option("--out", default="fisim-tune", show_default=True, metavar="DIR",
+              help="Results directory: the games of every value probed (resumable, reused by a tune run again).")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
+@click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
+              help="text, csv or json (one row per value probed, rates as fractions).")
+@click.option("--quiet", is_flag=True, help="No progress on stderr, no note of a first run's compile.")
+def tune(param, target, values_text, level, players, team, layout, policy, rules, seed, repeat, max_games, out,
+         threads, fmt, quiet):
+    """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
+    until the answer is settled at 95% confidence or the budget runs out."""
+    if quiet:
+        logging.getLogger("fisim").setLevel(logging.WARNING)
+    from fisim import grid
+    from fisim import tune as tuning
+    from fisim.rules.config import ConfigError, parse_level
+    _check_format(fmt, TABLE_FORMATS)
+    _check_threads(threads)
+    if not 0 < target < 1:
+        raise UserError(f"--target {target}: give a win rate strictly between 0 and 1, such as 0.5")
+    try:
+        tuning.check_param(param)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    given = click.get_current_context().get_parameter_source("level") != click.core.ParameterSource.DEFAULT
+    if param == tuning.START_LEVEL and given:
+        raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
+    config, _ = _checked(level, players, team, layout, policy, rules)
+    try:
+        switches, variant = config.switches, config.variant
+        base = grid.Cell(grid.parse_layouts(layout)[0], parse_level(level), players, config.team,
+                         grid.parse_policies(policy)[0], tuple(sorted(switches)), variant, repeat)
+        allowed = tuning.allowed_values(base, param)
+        values = tuning.parse_values(values_text, allowed) if values_text else allowed
+        tuning.tune_cells(base, param, values)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    from fisim.simulation import EngineError
+    from fisim.store import StoreError
+
+    def note(text):
+        if not quiet:
+            click.echo(f"fisim: tune: {text}", err=True)
+
+    try:
+        result = tuning.tune(base, param, target, values, max_games, out, seed, threads, note,
+                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
+    except (StoreError, EngineError) as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise _failure(exc) from None
+    except KeyboardInterrupt:
+        click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume", err=True)
+        sys.exit(130)
+    if fmt != "text":
+        click.echo(_table_text(result.table(), fmt))
+        return
+    setting = (f"{base.layout_label}, {'' if param == tuning.START_LEVEL else base.level + ', '}{players} players, "
+               f"team {base.team_label}, policy {policy}, rules {base.rules_label}, seed {seed}"
+               + (f", repeat {repeat}" if repeat else ""))
+    click.echo(tuning.format_tuning(result, setting))
+    click.echo(f"results: {out}")
 
 
 def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from fisim import engine, reference
 from fisim.errors import ConfigError
 from fisim.rules import state as st
-from fisim.rules.config import INCOMPATIBLE, SWITCHES
+from fisim.rules.config import INCOMPATIBLE, SWITCHES, level_label
 from fisim.rules.constants import LOSS_NAMES, MAX_PLAYERS, ROLE_NAMES
 from fisim.rules.options import DECISION_NAMES, decode
 from fisim.rules.variant import MAX_SKULL, PARAMETERS, SKULL_MARK, make_variant
@@ -29,7 +29,8 @@ def switch_sets():
 def random_config(rng, config):
     """`config` (a GameConfig) with a random valid variant: each rule number set, with chance 1/2,
     to a value drawn uniformly from its range (a meter of 1 to MAX_SKULL - 1 positions of 1 to 5
-    flood cards); drawn again until the setting can be played."""
+    flood cards), and with chance 1/2 a random starting position below the skull; drawn again
+    until the setting can be played."""
     while True:
         values = {}
         for key, p in PARAMETERS.items():
@@ -41,7 +42,9 @@ def random_config(rng, config):
                 values[key] = int(rng.integers(p.low, p.high + 1))
         try:
             variant = make_variant(values, "random", "random variant")
-            return replace(config, variant=variant).validate()
+            skull = replace(config, variant=variant).skull
+            level = config.level if rng.random() < 0.5 else level_label(int(rng.integers(1, skull)))
+            return replace(config, level=level, variant=variant).validate()
         except ConfigError:
             continue
 

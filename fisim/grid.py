@@ -8,11 +8,21 @@ deals). Every bad value is a ConfigError naming it and the valid choices.
 import hashlib
 import itertools
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from fisim.rules.config import SWITCHES, ConfigError, GameConfig, parse_team, rules_label, split_rules
-from fisim.rules.constants import LEVELS, ROLE_NAMES
+from fisim.rules.config import (
+    SWITCHES,
+    ConfigError,
+    GameConfig,
+    level_label,
+    level_position,
+    parse_level,
+    parse_team,
+    rules_label,
+    split_rules,
+)
+from fisim.rules.constants import ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, load_layout
 from fisim.rules.variant import PARAMETERS, make_variant, parse_value
 
@@ -85,7 +95,18 @@ def _range_or_list(text, choices, what):
 
 
 def parse_levels(text):
-    return _range_or_list(text, list(LEVELS), "level")
+    """'novice..legendary', 'elite,6' or '5..8' -> level labels: names or water meter positions
+    (parse_level), a range a..b running over the meter's positions in order."""
+    lo, dots, hi = text.partition("..")
+    if not dots:
+        items = [parse_level(t) for t in text.split(",") if t.strip()]
+        if not items:
+            raise ConfigError("no level given")
+        return list(dict.fromkeys(items))
+    first, last = level_position(parse_level(lo)), level_position(parse_level(hi))
+    if first > last:
+        raise ConfigError(f"empty level range {text.strip()!r}: {lo.strip()} comes after {hi.strip()}")
+    return [level_label(p) for p in range(first, last + 1)]
 
 
 def parse_players(text, solo=False):
@@ -169,17 +190,26 @@ def with_axes(rules, axes):
     number is its base item itself."""
     out = list(rules)
     for item in rules:
-        base = _variant_of(item)
-        values = dict(base.values) if base else {}
-        official = GameConfig(switches=frozenset(_switches_of(item)), variant=base).parameters
         for key, numbers in axes:
-            for n in numbers:
-                if n == official[key]:
-                    continue
-                name = f"{base.name}/{key}={n}" if base else f"{key}={n}"
-                variant = make_variant({**values, key: n}, name, f"--set {key}={n}")
-                out.append((*_switches_of(item), variant))
+            out += [with_number(item, key, n, f"--set {key}={n}") for n in numbers]
     return list(dict.fromkeys(out))
+
+
+def with_number(item, key, n, source):
+    """The parse_rules item `item` with rule number `key` set to n: the item itself if n is its
+    value, else the item with a variant named 'key=n' ('tide/key=n' from a variant 'tide');
+    ConfigError starting with `source` for a number the rules do not allow."""
+    base = _variant_of(item)
+    if n == GameConfig(switches=frozenset(_switches_of(item)), variant=base).parameters[key]:
+        return item
+    name = f"{base.name}/{key}={n}" if base else f"{key}={n}"
+    return (*_switches_of(item), make_variant({**(dict(base.values) if base else {}), key: n}, name, source))
+
+
+def cell_with_number(cell, key, n, source):
+    """Cell `cell` with rule number `key` set to n (with_number)."""
+    item = with_number((*cell.rules, *([cell.variant] if cell.variant else [])), key, n, source)
+    return replace(cell, rules=_switches_of(item), variant=_variant_of(item))
 
 
 def _switches_of(rules):

@@ -38,7 +38,7 @@ import pandas as pd
 from fisim.compare import paired_difference, pairing
 from fisim.files import atomic_write
 from fisim.grid import Cell
-from fisim.rules.constants import LEVELS
+from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, read_store, win_bits
 from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
@@ -70,7 +70,7 @@ def store_wins(path):
 
 def _levels(keys):
     """The levels among (level, ...) keys, easiest first."""
-    return [level for level in LEVELS if any(k[0] == level for k in keys)]
+    return sorted({k[0] for k in keys}, key=level_position)
 
 
 def _rate_row(level, players, policy, won):

@@ -16,8 +16,8 @@ from pandas.api.types import union_categoricals
 from fisim.errors import EngineError
 from fisim.files import atomic_write
 from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
-from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig, split_rules
-from fisim.rules.constants import LEVELS, LOSS_NAMES, N_ROLES, ROLE_NAMES
+from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig, level_order, split_rules
+from fisim.rules.constants import LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
 from fisim.rules.state import (
     ERROR,
@@ -46,7 +46,6 @@ from policies import labelled
 
 CHUNK = 1 << 18
 CAUSE_COLUMNS = [name.replace("-", "_") for name in LOSS_NAMES]
-LEVEL_TYPE = pd.CategoricalDtype(list(LEVELS), ordered=True)
 CAUSE_TYPE = pd.CategoricalDtype(["", *LOSS_NAMES])
 _TEXT = pa.dictionary(pa.int32(), pa.string())
 # Every per-game file has this schema, whatever its values, so a folder of them reads in one call.
@@ -195,7 +194,7 @@ def games_frame(rows, config, layout_name, policy_label, seed, first_game, repea
         "first_player": rows[:, R_FIRST].astype(np.int8),
         "players": np.full(n, config.players, dtype=np.int8),
         "layout": same(layout_name),
-        "level": pd.Categorical.from_codes(np.full(n, list(LEVELS).index(config.level), np.int8), dtype=LEVEL_TYPE),
+        "level": pd.Categorical(np.full(n, config.level), categories=level_order([config.level]), ordered=True),
         "policy": same(policy_label),
         "rules": same(config.rules_label),
         "variant": same(config.variant.name if config.variant else "official"),

@@ -39,10 +39,10 @@ import pyarrow.parquet as pq
 
 from fisim.files import atomic_write
 from fisim.position import TILE_CODES
+from fisim.rules.config import level_order
 from fisim.rules.constants import (
     DROWNED,
     LANDING_SUNK,
-    LEVELS,
     LOSS_NAMES,
     N_ROLES,
     N_TILES,
@@ -524,7 +524,8 @@ def counted_chunks(chunks, cell_key, target):
 
 def load(path):
     """The aggregates of a results directory: one row per cell with its settings (`level` ordered
-    novice < normal < elite < legendary), games, wins, win rate and 95% Wilson interval,
+    by the water meter: novice < normal < elite < legendary, a position by its number among them),
+    games, wins, win rate and 95% Wilson interval,
     loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
     it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
     return cell_table(*read_store(path))
@@ -553,7 +554,7 @@ def cell_table(manifest, chunks):
             row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
         rows.append(row)
     frame = pd.DataFrame(rows)
-    frame["level"] = frame["level"].astype(pd.CategoricalDtype(list(LEVELS), ordered=True))
+    frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
     return frame
 
 

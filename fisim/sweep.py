@@ -180,7 +180,8 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
         with store.lock():
             store.open(manifest_for(cells, seed, target, per_game, chunk_games))
             records = {c["key"]: {} for c in store.manifest["cells"]}
-            for _, row in store.read_chunks(store.manifest, lambda error: _replace(error, records, warn)).iterrows():
+            rejected = lambda error: replace_rejected(error, records, warn)  # noqa: E731
+            for _, row in store.read_chunks(store.manifest, rejected).iterrows():
                 records[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]))
             _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
     finally:
@@ -188,7 +189,7 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
     return load(out)
 
 
-def _replace(error, records, warn):
+def replace_rejected(error, records, warn):
     """A chunk file that failed verification: delete it to play it again if it is named as a chunk
     of this sweep, else stop (it is not ours to delete)."""
     name = CHUNK_NAME.fullmatch(error.path.name)

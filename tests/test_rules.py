@@ -23,6 +23,7 @@ from fisim import engine
 from fisim.engine import EngineGame
 from fisim.position import CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, PositionError, parse_position
 from fisim.reference import Game, GameOver
+from fisim.reference import setup as ref_setup
 from fisim.reference import turn as ref_turn
 from fisim.rules import events as ev
 from fisim.rules import state as st
@@ -725,12 +726,19 @@ def test_setup_deals_two_cards_each_and_never_a_waters_rise(players):
 
 
 def test_setup_water_level_and_first_player():
-    """R-SETUP-5: the meter at the difficulty's position; R-SETUP-6: a fixed first player, or a
-    random one (every seat happens)."""
+    """R-SETUP-5: the meter at the difficulty's position (or any position below the skull, engine
+    and reference); R-SETUP-6: a fixed first player, or a random one (every seat happens)."""
     for name, level in LEVELS.items():
         pub, _, events = set_up(GameConfig(players=2, level=name, first=1), game_seed(6, level))
         assert pub[st.P_LEVEL] == level and pub[st.P_ACTIVE] == 1
         assert events[-1] == (ev.EV_FIRST, 1, level, 0)
+    for position in (5, 9):                                  # a meter position below the skull, unnamed
+        pub, _, events = set_up(GameConfig(players=2, level=str(position), first=0), game_seed(6, position))
+        assert pub[st.P_LEVEL] == position and events[-1] == (ev.EV_FIRST, 0, position, 0)
+        ref = Game(builtin_layout("standard"), GameConfig(players=2, level=str(position), first=0),
+                   seed=game_seed(6, position))
+        ref_setup.set_up(ref)
+        assert ref.level == position and tuple(ref.events[-1][:3]) == (ev.EV_FIRST, 0, position)
     firsts = Counter()
     for i in range(200):
         pub, _, _ = set_up(GameConfig(players=4), game_seed(8, i))

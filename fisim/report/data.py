@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from fisim.compare import paired_difference, pairing
-from fisim.rules.constants import LEVELS, N_ROLES, N_TILES, ROLE_NAMES
+from fisim.rules.config import level_position
+from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import (
@@ -34,7 +35,6 @@ from fisim.store import (
 )
 from policies import labelled
 
-LEVEL_ORDER = list(LEVELS)
 BASELINE_VALUES = {"layout": "standard", "rules": "official"}
 
 
@@ -140,7 +140,7 @@ def _sum_arrays(arrays, width=0):
 
 
 def _level_key(series):
-    return series.map(lambda v: LEVEL_ORDER.index(v) if v in LEVEL_ORDER else len(LEVEL_ORDER))
+    return series.map(level_position)
 
 
 def pool(cells, by):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fisim.report import data, figures
-from fisim.rules.config import SWITCHES
+from fisim.rules.config import SWITCHES, level_position
 from fisim.rules.constants import ROLE_NAMES
 from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
@@ -112,8 +112,7 @@ class _Main:
 
 def _main_slice(sweep):
     cells = sweep.main()
-    levels = [v for v in data.LEVEL_ORDER if v in set(sweep.cells["level"])]
-    levels += [v for v in sweep.values("level") if v not in levels]
+    levels = sorted(set(sweep.cells["level"]), key=level_position)
     subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · "
                 f"{sweep.baseline('layout')} island · {', '.join(dict.fromkeys(cells['rules']))} rules · "
                 f"{int(cells['games'].sum()):,} games · {HUMAN}")

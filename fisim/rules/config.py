@@ -55,12 +55,39 @@ C_INITIAL_FLOODS = CONFIG.add("C_INITIAL_FLOODS", 1, "tiles flooded at setup (R-
 C_SKULL = CONFIG.add("C_SKULL", 1, "the skull's position on the water meter (R-METER)")
 C_FLOODS = CONFIG.add("C_FLOODS", MAX_SKULL, "flood cards drawn at water levels 0..skull-1 (0 from the skull on)")
 C_SIZE = CONFIG.close(globals()).size
+NAMED_POSITIONS = {position: name for name, position in LEVELS.items()}
 
 
-def parse_level(name):
-    if name not in LEVELS:
-        raise ConfigError(f"unknown level {name!r}; choose one of: {', '.join(LEVELS)}")
-    return name
+def parse_level(text):
+    """A level's label: a name (novice..legendary) or a water meter position as a number, a
+    position that has a name taking it ('2' is 'normal'); ConfigError otherwise. Whether the
+    position is below the skull is the setting's check (GameConfig.validate)."""
+    label = level_label(text)
+    if label not in LEVELS and not (label.isdigit() and 1 <= int(label) < MAX_SKULL):
+        raise ConfigError(f"unknown level {str(text)!r}; choose one of: {', '.join(LEVELS)}, or a water meter "
+                          f"position from 1 to {MAX_SKULL - 1} below the skull (docs/model.md)")
+    return label
+
+
+def level_label(level):
+    """The label of a level given as a name or a meter position (an int or digits): the name of a
+    position that has one, else the position's digits; anything else as it is (parse_level
+    refuses it)."""
+    text = str(level).strip()
+    if text.isdigit():
+        return NAMED_POSITIONS.get(int(text), str(int(text)))
+    return text
+
+
+def level_position(label):
+    """The water meter position a level label starts at."""
+    return LEVELS[label] if label in LEVELS else int(label)
+
+
+def level_order(labels):
+    """The four level names and any other labels among `labels`, in meter order: the categories
+    of an ordered `level` column."""
+    return sorted(set(LEVELS) | set(labels), key=level_position)
 
 
 def split_rules(rules):
@@ -106,6 +133,7 @@ class GameConfig:
 
     def __post_init__(self):
         object.__setattr__(self, "switches", frozenset(self.switches))
+        object.__setattr__(self, "level", level_label(self.level))
         if self.team is not None:
             object.__setattr__(self, "team", tuple(self.team))
 
@@ -131,6 +159,9 @@ class GameConfig:
                 raise ConfigError(f"the team has {len(self.team)} adventurers but there are {self.players} players")
         if self.first is not None and not 0 <= self.first < self.players:
             raise ConfigError(f"first player must be a seat from 0 to {self.players - 1}, not {self.first}")
+        if self.start_level >= self.skull and "meter" not in dict(self.variant.values if self.variant else ()):
+            raise ConfigError(f"level {self.level}: the water meter's skull is at position {self.skull}; start "
+                              f"below it, at a position from 1 to {self.skull - 1}")
         if self.variant is not None:
             self.variant.check_setting(self.players, solo, self.start_level, self.parameters)
         return self
@@ -186,7 +217,7 @@ class GameConfig:
 
     @property
     def start_level(self):
-        return LEVELS[self.level]
+        return level_position(self.level)
 
     @property
     def rules_label(self):

@@ -1,0 +1,305 @@
+"""`fisim tune`: the value of one parameter whose win rate is closest to a target.
+
+The win rate is assumed to be monotone in the parameter (rising or falling; the ends of the range
+say which): then the value closest to the target is closer than both its neighbours, and being
+closer than both neighbours makes a value the closest of all. A tune plays rounds of 1,000,
+2,000, 4,000 ... games per value (the store's chunks), up to the budget:
+
+- round 0 brackets the target by bisection: both ends of the range, then the middle of the pair
+  of values whose rates straddle the target, until they are neighbours;
+- every round plays the value closest to the target so far and its neighbours to the round's
+  games (again when the closest value changes), then tests whether it is settled: closer to the
+  target than each neighbour at 95% confidence. The test takes each rate's side of the target
+  from its interval (both sides while the interval holds the target) and, for every pair of sides
+  the intervals allow, asks the paired difference of the two distances from the target (game i
+  of every value is dealt alike) to be positive at its lower bound.
+
+The 5% error is spent by Bonferroni over every interval a tune may look at: the rounds its budget
+allows, times 5 per round (the three rates' sides, the two comparisons), each at the same level.
+Decisions depend only on the games each value has been asked for, so an interrupted tune, run
+again, plays the same rounds, reuses the stored chunks and gives the same answer.
+"""
+import math
+from dataclasses import dataclass, replace
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from fisim.grid import cell_with_number
+from fisim.rules.config import ConfigError, level_label
+from fisim.rules.variant import PARAMETERS
+from fisim.stats import wilson
+from fisim.store import FIRST_CHUNK, Store, chunk_count, chunk_slot, planned_games
+from fisim.sweep import CHUNK, manifest_for, play_chunk, replace_rejected
+
+START_LEVEL = "start_level"
+PARAMS = (START_LEVEL, *(k for k in PARAMETERS if k != "meter"))
+ALPHA = 0.05
+TESTS_PER_ROUND = 5     # the sides of the closest value and its two neighbours, two comparisons
+
+
+def schedule(max_games):
+    """The games per value of each round: 1,000, 2,000, 4,000 ... doubling, the last the budget."""
+    rounds, n = [], min(FIRST_CHUNK, max_games)
+    while n < max_games:
+        rounds.append(n)
+        n *= 2
+    return [*rounds, max_games]
+
+
+def critical_z(rounds):
+    """The two-sided normal quantile of each interval: ALPHA split over every one a tune may use."""
+    return NormalDist().inv_cdf(1 - ALPHA / (2 * TESTS_PER_ROUND * rounds))
+
+
+def next_probe(values, rates, target):
+    """Round 0's bisection: the next value to probe, given the rates of those probed ({value:
+    rate}), or None once the target is bracketed by neighbours (or lies beyond an end)."""
+    for end in (values[0], values[-1]):
+        if end not in rates:
+            return end
+    probed = [v for v in values if v in rates]
+    rising = rates[values[-1]] >= rates[values[0]]
+    for a, b in zip(probed, probed[1:]):
+        low, high = (rates[a], rates[b]) if rising else (rates[b], rates[a])
+        if low <= target <= high:
+            between = values[values.index(a) + 1:values.index(b)]
+            return between[len(between) // 2] if between else None
+    return None
+
+
+def closest(rates, target):
+    """The value whose rate is closest to the target (the smaller value on a tie)."""
+    return min(sorted(rates), key=lambda v: abs(rates[v] - target))
+
+
+def neighbours(values, value):
+    i = values.index(value)
+    return values[max(i - 1, 0):i] + values[i + 1:i + 2]
+
+
+def sides(won, target, z):
+    """The sides of the target (+1 above, -1 below) that a rate's interval allows."""
+    low, high = wilson(int(np.count_nonzero(won)), len(won), z)
+    return [s for s, allowed in ((1, high >= target), (-1, low <= target)) if allowed]
+
+
+def closer(a, b, target, z):
+    """Is the rate of per-game wins `a` closer to the target than that of `b` (the same games), at
+    the level of `z`? For each pair of sides allowed, the distance |p_b - t| - |p_a - t| is the mean
+    of s_b b_i - s_a a_i less (s_b - s_a) t; its lower bound must be above 0."""
+    n = len(a)
+    for sa in sides(a, target, z):
+        for sb in sides(b, target, z):
+            y = sb * b.astype(float) - sa * a.astype(float)
+            gap = y.mean() - (sb - sa) * target
+            spread = math.sqrt(max(y.var(), 1 / n) / n)      # at least one discordant game's worth
+            if gap - z * spread <= 0:
+                return False
+    return True
+
+
+def settled(values, answer, wins, target, z):
+    """Is `answer` closer to the target than each of its neighbours in `values`? `wins` holds the
+    per-game wins of the answer and its neighbours, the same games for each."""
+    return all(closer(wins[answer], wins[b], target, z) for b in neighbours(values, answer))
+
+
+@dataclass
+class Tuning:
+    """A tune's outcome: every value probed with its games and wins, the answer and whether it
+    is settled, the rounds played, and the games played now and reused from the store."""
+
+    param: str
+    target: float
+    values: list
+    probes: dict            # value -> (games, wins)
+    answer: object
+    settled: bool
+    rounds: int
+    max_rounds: int
+    played: int
+    reused: int
+
+    def table(self):
+        """One row per value probed: games, wins, rate and its 95% Wilson interval, and which is the answer."""
+        rows = []
+        for value, (games, wins) in sorted(self.probes.items()):
+            low, high = wilson(wins, games)
+            rows.append({"param": self.param, "value": value, "label": value_label(self.param, value),
+                         "target": self.target, "games": games, "wins": wins, "rate": wins / games,
+                         "ci_low": low, "ci_high": high, "answer": value == self.answer,
+                         "settled": self.settled and value == self.answer})
+        return pd.DataFrame(rows)
+
+
+def value_label(param, value):
+    """'4 (legendary)' for a named starting position, else the value."""
+    label = level_label(value) if param == START_LEVEL else str(value)
+    return f"{value} ({label})" if label != str(value) else label
+
+
+def parse_values(text, allowed):
+    """--values 'a..b' or 'a,b,c' -> the whole numbers in order; ConfigError naming the values
+    allowed (`allowed`, in order) otherwise."""
+    lo, dots, hi = text.partition("..")
+    items = [lo, hi] if dots else [t for t in text.split(",") if t.strip()]
+    choose = f"give whole numbers, as {allowed[0]}..{allowed[-1]} (the values this setting allows)"
+    if len(items) < (2 if dots else 1) or not all(t.strip().isdigit() for t in items):
+        raise ConfigError(f"--values {text}: {choose}")
+    values = list(range(int(lo), int(hi) + 1)) if dots else sorted({int(t) for t in items})
+    if not values:
+        raise ConfigError(f"--values {text}: the range is empty; {choose}")
+    return values
+
+
+def check_param(param):
+    """ConfigError for a parameter fisim cannot tune, naming those it can."""
+    if param not in PARAMS:
+        raise ConfigError(f"unknown --param {param!r}; choose from: {', '.join(PARAMS)} (a whole meter is not a "
+                          "number: tune its start, start_level, or give a meter in a variant file)")
+
+
+def tune_cells(base, param, values):
+    """{value: Cell}: the Cell `base` with `param` set to each value; ConfigError naming the first
+    value the rules or the setting forbid, and the values allowed."""
+    cells = {}
+    for v in values:
+        try:
+            cells[v] = _cell(base, param, v)
+        except ConfigError as exc:
+            allowed = allowed_values(base, param)
+            raise ConfigError(f"--values: {str(exc).removeprefix('--values: ')}; this setting allows {param} "
+                              f"from {allowed[0]} to {allowed[-1]}") from None
+    return cells
+
+
+def allowed_values(base, param):
+    """The values of `param` the setting of Cell `base` can be played with, in order: the starting
+    positions below its skull, or the number's range less what the setting forbids."""
+    p = PARAMETERS.get(param)
+    candidates = range(1, base.config.skull) if param == START_LEVEL else range(p.low, p.high + 1)
+    allowed = []
+    for v in candidates:
+        try:
+            _cell(base, param, v)
+        except ConfigError:
+            continue
+        allowed.append(v)
+    return allowed
+
+
+def _cell(base, param, value):
+    """Cell `base` with `param` at `value`, validated."""
+    if param == START_LEVEL:
+        cell = replace(base, level=level_label(value))
+    else:
+        cell = cell_with_number(base, param, value, "--values")
+    cell.config
+    return cell
+
+
+class _Games:
+    """The per-game wins of each value's cell in the store: chunks found there are reused, missing
+    ones played and stored as they finish."""
+
+    def __init__(self, store, cells, seed, threads, warn):
+        self.store, self.cells, self.seed, self.threads = store, cells, seed, threads
+        self.chunks = {cell.key: {} for cell in cells.values()}     # key -> {chunk: per-game wins}
+        for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
+                                        ).iterrows():
+            if row["cell"] in self.chunks:
+                self.chunks[row["cell"]][int(row["chunk"])] = _bits(row["win_bits"], int(row["games"]))
+        self.played = 0
+
+    def first(self, value, n):
+        """The wins of games 0..n-1 of `value`, playing the chunks they lack."""
+        cell = self.cells[value]
+        mine = self.chunks[cell.key]
+        for k in range(chunk_count(n, CHUNK)):
+            size = planned_games({"games": n}, k, CHUNK)
+            if len(mine.get(k, ())) >= size:
+                continue
+            record, _ = play_chunk(cell, k, chunk_slot(k, CHUNK)[0], size, self.seed, self.threads, False)
+            self.store.write_chunk(record)
+            mine[k] = _bits(record["win_bits"], record["games"])
+            self.played += size
+        return np.concatenate([mine[k] for k in range(chunk_count(n, CHUNK))])[:n]
+
+
+def _bits(packed, games):
+    return np.unpackbits(np.frombuffer(packed, np.uint8))[:games].astype(bool)
+
+
+def search(values, target, max_games, wins, progress=None):
+    """The tune's rounds over `values` (in order) to the win rate `target`, at most `max_games`
+    games per value; wins(value, n) gives the per-game wins of games 0..n-1 of a value (the same
+    deals for every value). (answer, settled, rounds played, {value: games asked of it})."""
+    progress = progress or (lambda text: None)
+    rounds = schedule(max_games)
+    z = critical_z(len(rounds))
+    asked = {}
+
+    def rates():
+        return {v: wins(v, n).mean() for v, n in asked.items()}
+
+    for r, n in enumerate(rounds):
+        progress(f"round {r + 1} of at most {len(rounds)}: {n:,} games per value")
+        while r == 0 and (probe := next_probe(values, rates(), target)) is not None:
+            asked[probe] = n
+        while True:
+            answer = closest(rates(), target)
+            group = [answer, *neighbours(values, answer)]
+            todo = [v for v in group if asked.get(v, 0) < n]
+            if not todo:
+                break
+            asked.update((v, n) for v in todo)
+        if settled(values, answer, {v: wins(v, n) for v in group}, target, z):
+            return answer, True, r + 1, asked
+    return answer, False, len(rounds), asked
+
+
+def tune(base, param, target, values, max_games, out, seed=0, threads=None, progress=None, warn=None):
+    """Tune `param` (START_LEVEL or a rule number) of the setting of Cell `base` over `values` (in
+    order) to the win rate `target`, playing at most `max_games` games per value into the store
+    `out` (resumed if it holds games of this tune); a Tuning. progress(text) at each round;
+    warn(text) for a damaged chunk file, played again."""
+    cells = tune_cells(base, param, values)
+    store = Store(out)
+    with store.lock():
+        kept = store.read_manifest()["target"] if store.manifest_path.exists() else {}
+        budget = {"games": max(max_games, kept.get("games", 0))}   # a smaller budget keeps the store's
+        store.open(manifest_for(list(cells.values()), seed, budget, per_game=False))
+        games = _Games(store, cells, seed, threads, warn)
+        answer, done, rounds, asked = search(values, target, max_games, games.first, progress)
+        probes = {v: (n, int(games.first(v, n).sum())) for v, n in asked.items()}
+    return Tuning(param, target, list(values), probes, answer, done, rounds, len(schedule(max_games)), games.played,
+                  sum(asked.values()) - games.played)
+
+
+def format_tuning(tuning, setting):
+    """The tune as text: the setting, every value probed with its games, rate and 95% interval, and
+    the answer, settled or the best estimate."""
+    t = tuning
+    table = t.table()
+    lines = [f"tune {t.param} to a win rate of {100 * t.target:g}%: {setting}",
+             f"{t.param:>16}{'games':>10}{'win rate':>10}  95% CI"]
+    for _, r in table.iterrows():
+        mark = "  <- answer" if r["answer"] else ""
+        lines.append(f"{r['label']:>16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
+                     f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%{mark}")
+    answer = table[table["answer"]].iloc[0]
+    rate = f"win rate {100 * answer['rate']:.2f}% (95% CI {100 * answer['ci_low']:.2f}-{100 * answer['ci_high']:.2f}%)"
+    others = " and ".join(value_label(t.param, v) for v in neighbours(t.values, t.answer))
+    if t.settled:
+        verdict = (f"settled after {t.rounds} of at most {t.max_rounds} rounds: closer to the target than "
+                   f"{others} at 95% confidence" if others else "settled: the only value")
+    else:
+        verdict = (f"not settled within the budget of {int(table['games'].max()):,} games per value; "
+                   "the best estimate")
+    lines.append(f"answer: {t.param} {answer['label']}, {rate}, {verdict}")
+    lines.append(f"{int(table['games'].sum()):,} games ({t.played:,} played now, {t.reused:,} reused from the "
+                 f"store); assumes the win rate is monotone in {t.param}; 95% overall by Bonferroni over "
+                 f"{t.max_rounds} rounds x {TESTS_PER_ROUND} intervals. Win rates are the computer team's.")
+    return "\n".join(lines)
