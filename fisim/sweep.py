@@ -232,13 +232,16 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
 
 
 def format_table(frame):
-    """The summary table of a sweep: one line per cell."""
-    lines = [f"{'layout':<18}{'level':<10}{'pl':>3} {'team':<28}{'policy':<10}{'rules':<16}{'games':>10}"
-             f"{'win rate':>10}  95% CI"]
+    """The summary table of a sweep: one line per cell, each text column as wide as its longest
+    value (a team of four names is long)."""
+    width = {c: max(len(c), *frame[c].astype(str).str.len()) + 2
+             for c in ("layout", "level", "team", "policy", "rules")}
+    lines = [f"{'layout':<{width['layout']}}{'level':<{width['level']}}{'pl':>2} {'team':<{width['team']}}"
+             f"{'policy':<{width['policy']}}{'rules':<{width['rules']}}{'games':>10}{'win rate':>10}  95% CI"]
     for _, r in frame.iterrows():
-        lines.append(f"{r['layout']:<18}{r['level']:<10}{r['players']:>3} {r['team']:<28}{r['policy']:<10}"
-                     f"{r['rules']:<16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                     f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+        lines.append(f"{r['layout']:<{width['layout']}}{r['level']:<{width['level']}}{r['players']:>2} "
+                     f"{r['team']:<{width['team']}}{r['policy']:<{width['policy']}}{r['rules']:<{width['rules']}}"
+                     f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
     lines += [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(frame["policy"]) if sees_decks(name)]
     waiting = int((~frame["complete"]).sum())

@@ -59,7 +59,7 @@ timed "ladder and deals" fisim ladder "${SIZE[@]}" --replayer "${REPLAYER:-searc
 for part in teams islands; do
     declare -n options=${part^^}
     timed "$part" fisim sweep "${options[@]}" --policies "expert,$RANKER" --seed "$SEED" --out "$store-$part" \
-        --threads "$THREADS" --quiet --no-report
+        --threads "$THREADS" --quiet --no-report > /dev/null
 done
 
 rm -rf "${OUT:?}"

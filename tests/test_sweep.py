@@ -395,3 +395,13 @@ def test_a_sweep_with_set_axes_reports_each_value_against_the_official_one(tmp_p
     write_report(tmp_path / "out", None, ("md",))
     text = (tmp_path / "out" / "report" / "report.md").read_text()
     assert "## Parameter effects" in text and "| waters_rise | 3 (official) | novice |" in text
+
+
+def test_the_summary_table_keeps_its_columns_apart_for_a_team_of_four():
+    frame = pd.DataFrame([{"layout": "standard", "level": "normal", "players": p, "team": team, "policy": "search:8",
+                           "rules": "official", "games": 240, "rate": 0.3, "ci_low": 0.2, "ci_high": 0.4,
+                           "complete": True}
+                          for p, team in ((2, "diver+pilot"), (4, "diver+engineer+explorer+messenger"))])
+    lines = format_table(frame).splitlines()
+    assert {line.index("search:8") for line in lines[1:3]} == {lines[0].index("policy")}
+    assert "diver+engineer+explorer+messenger  search:8" in lines[2]
