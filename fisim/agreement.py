@@ -106,13 +106,14 @@ def _ranks(x):
 
 
 def _percentiles(values):
+    """The 2.5% and 97.5% percentiles of the finite values (NaN, NaN if none)."""
     finite = values[np.isfinite(values)]
     return tuple(np.percentile(finite, [2.5, 97.5])) if len(finite) else (np.nan, np.nan)
 
 
 def _median(values):
-    finite = values[np.isfinite(values)]
-    return float(np.median(finite)) if len(finite) else np.nan
+    """The median of the finite values (NaN if none)."""
+    return float(np.median(values[np.isfinite(values)])) if np.isfinite(values).any() else np.nan
 
 
 def _flips(items, wins, by, policies):
