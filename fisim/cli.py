@@ -97,6 +97,19 @@ def _checked(level, players, team, layout, policy, rules):
     return config, island
 
 
+def _silence_notices(ctx, param, quiet):
+    """--quiet: the library's notices (a first run's compile) are not shown."""
+    if quiet:
+        logging.getLogger("fisim").setLevel(logging.WARNING)
+    return quiet
+
+
+def _quiet_option(also=""):
+    """--quiet, which silences the note of a first run's compile and `also` (e.g. "progress bar")."""
+    return click.option("--quiet", is_flag=True, callback=_silence_notices,
+                        help=f"No {also + ', no ' if also else ''}note of a first run's compile on stderr.")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fisim")
 def cli():
@@ -124,7 +137,8 @@ class _Notices(logging.Handler):
 @click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")
 @click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
               help="How to print the results: text, csv or json (one row per rate, each with its n and 95% CI).")
-def simulate(level, players, team, layout, policy, rules, seed, repeat, games, threads, out, fmt):
+@_quiet_option("progress bar")
+def simulate(level, players, team, layout, policy, rules, seed, repeat, games, threads, out, fmt, quiet):
     """Play GAMES games of one setting and print the win rate, loss causes, each adventurer's win
     rate, turns and treasures."""
     if out is not None and not out.endswith(OUT_SUFFIXES):
@@ -137,7 +151,7 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     from fisim.simulation import EngineError, Setting, Tally, write_games
     setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
     tally = Tally()
-    show = sys.stderr.isatty() and games >= 100_000
+    show = sys.stderr.isatty() and games >= 100_000 and not quiet
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
         chunks = setting.play_chunks(games, threads, progress=bar.update, tally=tally)
         try:
@@ -211,7 +225,8 @@ class _Null:
 @_setting_options
 @click.option("--game", "game", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_GAME),
               help="Which game of the seed to show.")
-def replay(level, players, team, layout, policy, rules, seed, repeat, game):
+@_quiet_option()
+def replay(level, players, team, layout, policy, rules, seed, repeat, game, quiet):
     """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
     config, island = _checked(level, players, team, layout, policy, rules)
     from fisim import engine
@@ -262,14 +277,12 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game):
 @click.option("--chunk-games", default=CHUNK_GAMES, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
-@click.option("--quiet", is_flag=True, help="No progress bar, no note of a first run's compile.")
+@_quiet_option("progress bar")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
           out, threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
-    if quiet:
-        logging.getLogger("fisim").setLevel(logging.WARNING)
     from fisim import grid
     from fisim.rules.config import ConfigError
     from policies import DEFAULT
@@ -324,13 +337,11 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
 @click.option("--out", default="fisim-ladder", show_default=True, metavar="DIR",
               help="Results directory: the stores DIR/ladder and DIR/deals (resumable), tables, figures, ladder.md.")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
-@click.option("--quiet", is_flag=True, help="No progress bar, no note of a first run's compile.")
+@_quiet_option("progress bar")
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
            seed, out, threads, quiet):
     """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
     skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying."""
-    if quiet:
-        logging.getLogger("fisim").setLevel(logging.WARNING)
     from fisim import grid
     from fisim.rules.config import ConfigError
     if clairvoyant is not None and no_clairvoyant:
@@ -393,13 +404,11 @@ def named(policy):
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
               help="text, csv or json (one row per value probed, rates as fractions).")
-@click.option("--quiet", is_flag=True, help="No progress on stderr, no note of a first run's compile.")
+@_quiet_option("progress")
 def tune(param, target, values_text, level, players, team, layout, policy, rules, seed, repeat, max_games, out,
          threads, fmt, quiet):
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
-    if quiet:
-        logging.getLogger("fisim").setLevel(logging.WARNING)
     from fisim import grid
     from fisim import tune as tuning
     from fisim.rules.config import ConfigError, parse_level

@@ -90,4 +90,13 @@ settings compare with each other.
 Regenerate them all with \`scripts/make_reports.sh\` (its header gives the running time and the
 settings); master seed $SEED.
 EOF
+if [ -f "$OUT/skill/README.md" ]; then       # written by make_skill_report.sh; its summary, as it says it
+    {
+        echo
+        echo "- [Skill and luck](skill/README.md): the skill ladder (every policy and the clairvoyant reference"
+        echo "  on the same deals), per-deal difficulty, and whether the rankings of teams and islands hold for"
+        echo "  a stronger player; written by \`scripts/make_skill_report.sh\`. In short:"
+        sed -n '/^In short:/,/^```/p' "$OUT/skill/README.md" | grep '^- ' | sed 's/^/  /'
+    } >> "$OUT/README.md"
+fi
 echo "reports written to $OUT in $((SECONDS - start)) s" >&2

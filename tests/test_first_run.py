@@ -79,6 +79,10 @@ def test_a_terminal_is_told_unless_quiet_and_piped_output_stays_as_it_was(tmp_pa
     status, _, shown = _fisim(cache, "sweep", "--levels", "novice", "--players", "2", "--policies", "random",
                               "--games", "100", "--out", str(tmp_path / "s"), "--quiet", "--no-report")
     assert status == 0 and "compiling" not in shown
+    for command, entry in ((["simulate", "--games", "20"], "run_games"), (["replay"], "record_game")):
+        marker.with_name(marker.name.replace("run_games", entry)).unlink(missing_ok=True)
+        status, _, shown = _fisim(cache, *command, "--policy", "random", "--quiet")
+        assert status == 0 and "compiling" not in shown
     marker.unlink()
     piped = subprocess.run([sys.executable, "-m", "fisim", "simulate", "--policy", "random", "--games", "20"],
                            capture_output=True, text=True, env=_using(cache), timeout=600)
