@@ -73,9 +73,16 @@ _runners = {}
 log = logging.getLogger(__name__)   # the command line shows its INFO messages on stderr
 MIN_BLOCK = 64            # games a thread plays at a time, at least ...
 BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
-# kept as functions when the rest is inlined: the entry points, and `choose` (which calls the
-# policy: inlined at its call sites it costs a quarter more compile time and memory, for no speed)
-_NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose")
+# kept as functions when the rest is inlined: the entry points; `choose`, which calls the policy
+# (inlined at its call sites it costs a quarter more compile time and memory, for no speed); and
+# the game and turn loops, called once per game or turn. Numba inlines a function by copying its
+# code, with all that is inlined into it, at each call site: inlining the whole game into the
+# entry points copied the largest code twice more (random's first run: 123 s of processor time
+# to compile against 66 s now), and play_out now shares play_on with run_block.
+_NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose", "play_game", "play_on", "finish_turn")
+# the game and turn loops handle only views of arrays an entry point keeps alive (state.uncounted):
+# compiled without reference counting, calling them costs no reference count tests
+_UNCOUNTED = ("play_game", "play_on", "finish_turn")
 
 
 def specialise(decide, name, inline, sees_decks=False):
@@ -86,9 +93,10 @@ def specialise(decide, name, inline, sees_decks=False):
     game array through the hidden piles instead of pub (turn.SEEN): only for a built-in
     clairvoyant reference (policies.sees_decks), never for a legal policy.
 
-    With `inline`, the turn is inlined into the entry points: LLVM then sees few, large functions
-    without calls or reference counting between them (random games a third faster, more compile
-    time and memory: only run_games, which plays games in bulk, uses it)."""
+    With `inline`, the turn's parts are inlined into the game and turn loops: LLVM then sees a
+    few large functions without calls or reference counting between them (random games a third
+    faster, more compile time and memory: only run_games and play_out, which play games in bulk,
+    use it)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
     namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name,
@@ -99,7 +107,7 @@ def specialise(decide, name, inline, sees_decks=False):
         f = namespace[key]
         how = "always" if inline and key not in _NOT_INLINED else "never"
         namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
-                                    inline=how)
+                                    inline=how, _nrt=not (inline and key in _UNCOUNTED))
     sys.modules[name] = module
     return module
 
@@ -187,7 +195,7 @@ def first_use(run, entry, policy):
     if marker.exists():
         yield
         return
-    log.info("compiling the engine for policy %s (first run only, about a minute)...", policy.NAME)
+    log.info("compiling the engine for policy %s (first run only, a minute or two)...", policy.NAME)
     yield
     marker.touch()
 

@@ -1,6 +1,6 @@
 """Shared fixtures, and the compiling split between pytest-xdist workers.
 
-Compiling the engine for a policy is most of the suite's time on a fresh cache (about a minute
+Compiling the engine for a policy is most of the suite's time on a fresh cache (a minute or two
 per runner entry point). When the whole suite runs under pytest-xdist (README's test command),
 each worker first claims and compiles runners from RUNNERS until none is left, then waits for
 the other workers' ones: no runner is compiled twice, and every test finds the runners it needs

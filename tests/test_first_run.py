@@ -25,7 +25,7 @@ def test_a_first_compile_is_logged_once_per_runner_and_entry_point(tmp_path, cap
         with engine.first_use(run, "record_game", policy):
             pass
     assert [r.getMessage() for r in caplog.records] == [
-        "compiling the engine for policy demo (first run only, about a minute)..."] * 2
+        "compiling the engine for policy demo (first run only, a minute or two)..."] * 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run_demo.record_game.compiled",
                                                           "run_demo.run_games.compiled"]
 
