@@ -21,13 +21,15 @@
 # extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786").
 #
 # Running time, measured on a 2-core machine shared with other jobs (compile cache warm unless said):
-#   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 480 cells, 95,200
-#   games): 33-45 s, nearly all of it per-chunk and report overhead.
-#   full size (the reports in reports/): 2,000,000 + 4,320,000 + 3,200,000 = 9.52 million games
-#   under expert@1 on 2 threads: 1,478 + 1,825 + 1,379 s = 78 min in all (about 2,030 games a
-#   second while other jobs shared the machine; expert is about a quarter faster since). In
-#   general: 9.5 million / (the policy's games per second, see scripts/bench.py) plus about a
-#   minute of overhead. Each report's time is printed as it finishes.
+#   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 540 cells, 125,200
+#   games): under a minute, nearly all of it per-chunk and report overhead (33-45 s measured
+#   with the 480 cells before the five newer rule switches).
+#   full size (the reports in reports/): 2,000,000 + 4,320,000 + 6,200,000 = 12.52 million games
+#   under expert@1 on 2 threads: 1,114 + 1,479 + 2,871 s = 91 min in all, on a 2-core machine
+#   that was running benchmarks and a test suite beside it most of that time (alone, expert plays
+#   about 5,000 games a second there on 2 threads: about 42 min). In general: 12.5 million / (the
+#   policy's games per second, see scripts/bench.py) plus about a minute of overhead. Each
+#   report's time is printed as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
