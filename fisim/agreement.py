@@ -113,7 +113,8 @@ def _percentiles(values):
 
 def _median(values):
     """The median of the finite values (NaN if none)."""
-    return float(np.median(values[np.isfinite(values)])) if np.isfinite(values).any() else np.nan
+    finite = values[np.isfinite(values)]
+    return float(np.median(finite)) if len(finite) else np.nan
 
 
 def _flips(items, wins, by, policies):

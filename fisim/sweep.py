@@ -236,12 +236,16 @@ def format_table(frame):
     value (a team of four names is long)."""
     width = {c: max(len(c), *frame[c].astype(str).str.len()) + 2
              for c in ("layout", "level", "team", "policy", "rules")}
-    lines = [f"{'layout':<{width['layout']}}{'level':<{width['level']}}{'pl':>2} {'team':<{width['team']}}"
-             f"{'policy':<{width['policy']}}{'rules':<{width['rules']}}{'games':>10}{'win rate':>10}  95% CI"]
+
+    def line(layout, level, players, team, policy, rules, numbers):
+        return (f"{layout:<{width['layout']}}{level:<{width['level']}}{players:>2} {team:<{width['team']}}"
+                f"{policy:<{width['policy']}}{rules:<{width['rules']}}{numbers}")
+
+    lines = [line("layout", "level", "pl", "team", "policy", "rules", f"{'games':>10}{'win rate':>10}  95% CI")]
     for _, r in frame.iterrows():
-        lines.append(f"{r['layout']:<{width['layout']}}{r['level']:<{width['level']}}{r['players']:>2} "
-                     f"{r['team']:<{width['team']}}{r['policy']:<{width['policy']}}{r['rules']:<{width['rules']}}"
-                     f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+        lines.append(line(r["layout"], r["level"], r["players"], r["team"], r["policy"], r["rules"],
+                          f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
+                          f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"))
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
     lines += [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(frame["policy"]) if sees_decks(name)]
     waiting = int((~frame["complete"]).sum())
