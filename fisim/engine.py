@@ -1,12 +1,18 @@
-"""Compiled runners: the rules engine specialised for one policy, cached on disk, and the calls
-that play batches of games or record one game.
+"""Compiled runners: the rules engine, compiled once for every policy, and each policy's decide,
+compiled on its own; both cached on disk; and the calls that play batches of games or record one.
 
-For each policy fisim writes a tiny runner module into its cache directory: it binds the policy's
-`decide` into the engine (`specialise`) and defines the jitted entry points, which Numba caches
-and compiles on first use: run_games (bulk play), record_game (a transcript), run_phase (rule
-tests) and play_out (another policy's rollouts: search plays expert's runner's).
-The runner's file name carries a hash of the engine's and the policy's source and of the Numba
-version, so any change to either compiles afresh (DESIGN: "key the cache on the package version").
+fisim writes small modules into its cache directory, which Numba caches and compiles on first use:
+- the engine (`engine_<key>.py`), one for every policy: the rules of fisim.rules.turn and .runner
+  specialised (`specialise`) to call the policy whose compiled entry the game array points to
+  (fisim.rules.policy_call), with the entry points run_games (bulk play), record_game (a
+  transcript) and run_phase (rule tests);
+- per policy (`policy_<name>_<key>.py`), its decide behind that entry, handed pub (or, for a
+  built-in clairvoyant reference only, the game array through the hidden piles: policies.sees_decks):
+  a new or edited policy compiles only its own code;
+- per policy whose games another policy plays on inside its decisions (search plays expert's),
+  `rollouts_<name>_<key>.py`: play_out with that decide bound in.
+A file's name carries a hash of the sources it compiles and of the Numba version, so any change
+compiles afresh (DESIGN: "key the cache on the package version").
 """
 import contextlib
 import hashlib
@@ -28,9 +34,9 @@ import numpy as np
 import fisim
 import policies
 from fisim.errors import EngineError
+from fisim.rules import policy_call, turn
 from fisim.rules import runner as runner_entry
 from fisim.rules import state as st
-from fisim.rules import turn
 from fisim.rules.actions import list_options
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DECISION_NAMES, LIFT_DEST, field1
@@ -39,37 +45,57 @@ from fisim.rules.state import P_SIZE, R_SIZE, SEEN_DECKS
 
 _RULES_DIR = Path(__file__).parent / "rules"
 _POLICIES_DIR = Path(policies.__file__).parent
-_TEMPLATE = '''"""fisim runner for policy {name} (generated; safe to delete)."""
+_ENGINE = '''"""fisim: the rules engine, for every policy (generated; safe to delete)."""
+from numba import njit
+from fisim.engine import specialise
+
+_bulk = specialise(None, __name__ + "_bulk", inline=True)
+_run_block = _bulk.run_block
+_plain = specialise(None, __name__ + "_plain", inline=False)
+_record_game, _run_phase = _plain.record_game, _plain.run_phase
+
+
+@njit(cache=True, nogil=True)
+def run_games(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out):
+    _run_block(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out)
+
+
+@njit(cache=True)
+def record_game(g, rng, policy, master_seed, game, repeat, out):
+    _record_game(g, rng, policy, master_seed, game, repeat, out)
+
+
+@njit(cache=True)
+def run_phase(g, rng, policy, phase, arg):
+    _run_phase(g, rng, policy, phase, arg)
+'''
+_POLICY = '''"""fisim: policy {name}'s decide, behind the entry the engine calls (generated; safe to delete)."""
+from numba import carray, njit
+from fisim.rules.policy_call import HANDED, handed
+from fisim.rules.rng import N_STREAMS
+{import_decide}
+
+SEEN = {seen}     # how much of the game array decide is handed (turn.SEEN)
+
+
+@njit(cache=True)
+def entry(game, n, streams):
+    pub, options, mem, stream = handed(carray(game, HANDED), carray(streams, N_STREAMS), n, SEEN)
+    return decide(pub, options, n, mem, stream)
+'''
+_ROLLOUTS = '''"""fisim: games played on by policy {name}, for another policy's rollouts (generated; safe to delete)."""
 from numba import njit
 from fisim.engine import specialise
 {import_decide}
 
-_bulk = specialise(decide, __name__ + "_bulk", inline=True, sees_decks={sees_decks})
-_run_block, _play_out = _bulk.run_block, _bulk.play_out
-_engine = specialise(decide, __name__ + "_engine", inline=False, sees_decks={sees_decks})
-_record_game, _run_phase = _engine.record_game, _engine.run_phase
-
-
-@njit(cache=True, nogil=True)
-def run_games(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out):
-    _run_block(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out)
+_play_out = specialise(decide, __name__ + "_bulk", inline=True, sees_decks={sees_decks}).play_out
 
 
 @njit(cache=True)
 def play_out(g, rng, c):
     _play_out(g, rng, c)
-
-
-@njit(cache=True)
-def record_game(g, rng, master_seed, game, repeat, out):
-    _record_game(g, rng, master_seed, game, repeat, out)
-
-
-@njit(cache=True)
-def run_phase(g, rng, phase, arg):
-    _run_phase(g, rng, phase, arg)
 '''
-_runners = {}
+_generated_modules = {}
 log = logging.getLogger(__name__)   # the command line shows its INFO messages on stderr
 MIN_BLOCK = 64            # games a thread plays at a time, at least ...
 BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
@@ -78,7 +104,7 @@ BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an ev
 # the game and turn loops, called once per game or turn. Numba inlines a function by copying its
 # code, with all that is inlined into it, at each call site: inlining the whole game into the
 # entry points copied the largest code twice more (random's first run: 123 s of processor time
-# to compile against 66 s now), and play_out now shares play_on with run_block.
+# to compile against 66 s now), and play_out shares play_on with run_block.
 _NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose", "play_game", "play_on", "finish_turn")
 # the game and turn loops handle only views of arrays an entry point keeps alive (state.uncounted):
 # compiled without reference counting, calling them costs no reference count tests
@@ -86,12 +112,13 @@ _UNCOUNTED = ("play_game", "play_on", "finish_turn")
 
 
 def specialise(decide, name, inline, sees_decks=False):
-    """Jitted copies of the policy-bound functions of fisim.rules.turn and .runner whose global
-    `decide` is the given policy's, in a module registered as `name` (Numba's cache finds their
-    globals by module name). A jitted function passed as an argument instead would keep Numba from
-    caching the runner; a global is resolved at compile time. `sees_decks` hands the policy the
-    game array through the hidden piles instead of pub (turn.SEEN): only for a built-in
-    clairvoyant reference (policies.sees_decks), never for a legal policy.
+    """Jitted copies of the functions of fisim.rules.turn and .runner, in a module registered as
+    `name` (Numba's cache finds their globals by module name). They call the policy whose compiled
+    decide the game array points to (decide None: the engine every policy shares), or the given
+    `decide`, bound in as a global (resolved at compile time; a jitted function passed as an
+    argument instead would keep Numba from caching it). `sees_decks` hands the policy the game
+    array through the hidden piles instead of pub (turn.SEEN): only for a built-in clairvoyant
+    reference (policies.sees_decks), never for a legal policy.
 
     With `inline`, the turn's parts are inlined into the game and turn loops: LLVM then sees a
     few large functions without calls or reference counting between them (random games a third
@@ -108,6 +135,8 @@ def specialise(decide, name, inline, sees_decks=False):
         how = "always" if inline and key not in _NOT_INLINED else "never"
         namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
                                     inline=how, _nrt=not (inline and key in _UNCOUNTED))
+    if decide is None:
+        namespace["call_policy"] = policy_call.policy_at
     sys.modules[name] = module
     return module
 
@@ -135,37 +164,32 @@ def _policy_sources(policy):
     return sorted(files)
 
 
-def _source_key(policy):
-    """A hash of everything a runner compiles: the rules engine and the policy's sources. Only the
-    runners are cached on disk: a cached function would not notice a change in another file."""
+def _source_key(policy=None):
+    """A hash of everything a generated module compiles: the rules engine's sources, and the
+    policy's if given. Only the generated modules are cached on disk: a cached function would not
+    notice a change in another file."""
     h = hashlib.sha256(f"{fisim.__version__} numba {numba.__version__}".encode())
-    for path in sorted(_RULES_DIR.glob("*.py")) + [Path(__file__)] + _policy_sources(policy):
+    for path in sorted(_RULES_DIR.glob("*.py")) + [Path(__file__)] + (_policy_sources(policy) if policy else []):
         h.update(path.read_bytes())
-    # the runner imports the policy by module name: a user's copy of a built-in policy's file
-    # (same NAME, same source) must not share the built-in's runner
-    h.update(policy.__name__.encode())
+    if policy:
+        # the module imports the policy by module name: a user's copy of a built-in policy's file
+        # (same NAME, same source) must not share the built-in's
+        h.update(policy.__name__.encode())
     return h.hexdigest()[:16]
 
 
-def runner(policy):
-    """The compiled runner for a policy (see policies/__init__.py): one per policy module, whatever
-    its parameter (search:16 and search:64 share one)."""
-    policy = getattr(policy, "module", policy)
-    key = f"{policy.NAME}_{_source_key(policy)}"
-    if key in _runners:
-        return _runners[key]
-    safe = "".join(ch if ch.isalnum() else "_" for ch in key)
-    if policy.__name__ in sys.modules and not policy.__name__.startswith("fisim_user_policy_"):
-        import_decide = f"from {policy.__name__} import decide"
-    else:
-        import_decide = f"import sys\ndecide = sys.modules[{policy.__name__!r}].decide"
+def _generated(stem, text):
+    """The module `stem` of the cache directory (loaded once per process), written with `text`
+    if it is not there yet."""
+    safe = "".join(ch if ch.isalnum() else "_" for ch in stem)
+    if safe in _generated_modules:
+        return _generated_modules[safe]
     directory = cache_dir() / "runners"
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"run_{safe}.py"
+    path = directory / f"{safe}.py"
     if not path.exists():
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(_TEMPLATE.format(name=policy.NAME, import_decide=import_decide,
-                                        sees_decks=policies.sees_decks(policy)))
+        tmp.write_text(text)
         try:        # never over another process's copy: Numba's cache is keyed on the file's mtime
             os.link(tmp, path)
         except FileExistsError:
@@ -177,8 +201,75 @@ def runner(policy):
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module       # Numba's cache finds a function's module by name
     spec.loader.exec_module(module)
-    _runners[key] = module
+    _generated_modules[safe] = module
     return module
+
+
+def _policy_module(policy, template, stem, **fields):
+    """The generated module `stem` for a policy, importing its decide (a user's file by the module
+    name it was loaded as)."""
+    if policy.__name__ in sys.modules and not policy.__name__.startswith("fisim_user_policy_"):
+        import_decide = f"from {policy.__name__} import decide"
+    else:
+        import_decide = f"import sys\ndecide = sys.modules[{policy.__name__!r}].decide"
+    return _generated(f"{stem}_{policy.NAME}_{_source_key(policy)}",
+                      template.format(name=policy.NAME, import_decide=import_decide, **fields))
+
+
+def _engine_module():
+    return _generated(f"engine_{_source_key()}", _ENGINE)
+
+
+class Runner:
+    """A policy's compiled decide with the engine's entry points, which it calls as the engine's
+    without their `policy` argument (the decide's address)."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        self.engine = _engine_module()
+        self.decide = _policy_module(policy, _POLICY, "policy",
+                                     seen=SEEN_DECKS if policies.sees_decks(policy) else P_SIZE)
+        self._address = None
+
+    @property
+    def address(self):
+        """Where the policy's entry is compiled (compiling it, or loading it from the cache, on
+        first use)."""
+        if self._address is None:
+            compiled = self.decide.entry
+            compiled.compile(policy_call.ENTRY_TYPES)
+            result = compiled.overloads[policy_call.ENTRY_TYPES]
+            self._address = np.int64(result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
+        return self._address
+
+    def run_games(self, geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out):
+        self.engine.run_games(geometry, cfg, policy_arg, self.address, master_seed, first_game, repeat, lo, hi, out)
+
+    def record_game(self, g, rng, master_seed, game, repeat, out):
+        self.engine.record_game(g, rng, self.address, master_seed, game, repeat, out)
+
+    def run_phase(self, g, rng, phase, arg):
+        self.engine.run_phase(g, rng, self.address, phase, arg)
+
+
+_runners = {}
+
+
+def runner(policy):
+    """The compiled runner for a policy (see policies/__init__.py): one per policy module, whatever
+    its parameter (search:16 and search:64 share one)."""
+    policy = getattr(policy, "module", policy)
+    key = (policy.NAME, _source_key(policy))
+    if key not in _runners:
+        _runners[key] = Runner(policy)
+    return _runners[key]
+
+
+def rollouts(policy):
+    """For a policy that plays games on with `policy` inside its own decisions (search plays
+    expert): the module whose play_out(g, rng, c) does, with policy's decide bound in."""
+    policy = getattr(policy, "module", policy)
+    return _policy_module(policy, _ROLLOUTS, "rollouts", sees_decks=policies.sees_decks(policy))
 
 
 def policy_arg(policy):
@@ -188,16 +279,18 @@ def policy_arg(policy):
 
 @contextlib.contextmanager
 def first_use(run, entry, policy):
-    """Say (as an INFO log message) that a runner's entry point is being compiled, the first time
-    it is used with this cache: a first run is otherwise a minute of silence. A marker file beside
-    the runner records that it was compiled and cached."""
-    marker = Path(run.__file__).with_suffix(f".{entry}.compiled")
-    if marker.exists():
-        yield
-        return
-    log.info("compiling the engine for policy %s (first run only, a minute or two)...", policy.NAME)
+    """Say (as an INFO log message) what a first run compiles, the first time an engine entry point
+    or a policy's decide is used with this cache: a first run is otherwise a minute of silence.
+    Marker files beside the generated modules record what was compiled and cached."""
+    markers = (Path(run.engine.__file__).with_suffix(f".{entry}.compiled"),
+               Path(run.decide.__file__).with_suffix(".compiled"))
+    if not markers[0].exists():
+        log.info("compiling the engine for policy %s (first run only, a minute or two)...", policy.NAME)
+    elif not markers[1].exists():
+        log.info("compiling policy %s (its first run only)...", policy.NAME)
     yield
-    marker.touch()
+    for marker in markers:
+        marker.touch()
 
 
 @contextlib.contextmanager

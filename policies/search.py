@@ -25,7 +25,7 @@ Its randomness is the policy stream only: one draw per searched decision seeds i
 import numpy as np
 from numba import njit
 
-from fisim.engine import runner
+from fisim.engine import rollouts
 from fisim.rules import view
 from fisim.rules.options import ACTION
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
@@ -43,7 +43,7 @@ LOOK = 4            # worlds between two looks at the counts
 MIN_NET = 3         # a switch needs at least this many more worlds gained than lost ...
 Z = 2.0             # ... and a net gain of Z standard deviations of the sign test
 
-_rollouts = runner(expert)      # expert's compiled runner: its play_out is cached once for every budget
+_rollouts = rollouts(expert)    # expert playing games on: its play_out is compiled once for every budget
 
 
 @njit

@@ -1,11 +1,11 @@
 """Shared fixtures, and the compiling split between pytest-xdist workers.
 
-Compiling the engine for a policy is most of the suite's time on a fresh cache (a minute or two
-per runner entry point). When the whole suite runs under pytest-xdist (README's test command),
-each worker first claims and compiles runners from RUNNERS until none is left, then waits for
-the other workers' ones: no runner is compiled twice, and every test finds the runners it needs
-in the shared cache ($FISIM_CACHE_DIR). A runner left out of RUNNERS is compiled by the first
-test that uses it, as without xdist.
+Compiling is most of the suite's time on a fresh cache: a minute or two for each of the engine's
+entry points (shared by every policy), and for expert's, greedy's and search's decide. When the
+whole suite runs under pytest-xdist (README's test command), each worker first claims and
+compiles units from COMPILED until none is left, then waits for the other workers' ones: nothing
+is compiled twice, and every test finds what it needs in the shared cache ($FISIM_CACHE_DIR).
+Anything left out of COMPILED is compiled by the first test that uses it, as without xdist.
 """
 import os
 import time
@@ -24,23 +24,13 @@ from policies import load_policy
 ROOT = Path(__file__).parent.parent
 SUPPORT = Path(__file__).parent / "support"
 README = ROOT / "README.md"
-# the runner entry points the tests use, per policy ("README": the README's example policy);
-# run_games plays in bulk (the inlined engine), record_game and run_phase share the plain engine
-# (compiled once for both in one process)
-RUNNERS = {
-    "expert": ("run_games", "record_game", "run_phase", "play_out"),
-    "search:2": ("run_games", "run_phase"),      # its rollouts call expert's play_out
-    "greedy": ("run_games", "run_phase"),
-    "random": ("run_games", "record_game", "run_phase"),
-    "passive": ("run_games", "record_game", "run_phase"),
-    str(SUPPORT / "misbehaving.py"): ("run_games", "record_game"),
-    str(SUPPORT / "scripted.py"): ("run_phase",),
-    str(SUPPORT / "view_probe.py"): ("record_game",),
-    str(SUPPORT / "invariant_random.py"): ("run_games",),
-    str(ROOT / "docs" / "example_policy.py"): ("run_games",),
-    "README": ("run_games",),
-}
-WAIT = 1800         # seconds a worker waits for another's runners (then its tests compile what they need)
+ENTRY_POINTS = ("run_games", "record_game", "run_phase")
+# the units of compiling the tests need, largest first: the engine's entry points, expert's games
+# played on for search's rollouts, and each policy's decide ("README": the README's example policy)
+COMPILED = (*ENTRY_POINTS, "rollouts", "expert", "greedy", "search:2", "random", "passive",
+            str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
+            str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
+WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)
 
 
 @pytest.fixture(scope="session")
@@ -73,46 +63,47 @@ def readme_policy(tmp_path):
     return save_readme_policy(tmp_path)
 
 
-def compile_runner(policy, entries):
-    """Compile (or load from the cache) a policy's runner entry points: run_games on no game,
-    record_game on one solo game, run_phase on a phase number that runs nothing, play_out on a
-    game that is over."""
+def compile_unit(unit, directory):
+    """Compile (or load from the cache) one unit of COMPILED: an engine entry point (with random,
+    on one solo game, or a phase number that runs nothing), expert's play_out (on a game that is
+    over: nothing is played), or a policy's decide."""
     layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
-    if "run_games" in entries:
-        engine.play_batch(layout, config, policy, 0, 0, 0)
-    if "record_game" in entries:
-        engine.record(layout, config, policy, 0, 0)
-    g = st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
-    if "run_phase" in entries:
-        engine.runner(policy).run_phase(g, np.zeros(N_STREAMS, np.uint64), np.int64(-1), np.int64(0))
-    if "play_out" in entries:           # from a game already over: nothing is played
+    rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
+    if unit == "run_games":
+        engine.play_batch(layout, config, load_policy("random"), 0, 0, 1)
+    elif unit == "record_game":
+        engine.record(layout, config, load_policy("random"), 0, 0)
+    elif unit == "run_phase":
+        engine.runner(load_policy("random")).run_phase(g, rng, np.int64(-1), np.int64(0))
+    elif unit == "rollouts":
         g[st.P_STATUS] = st.WON
-        engine.runner(policy).play_out(g, np.zeros(N_STREAMS, np.uint64), np.int64(0))
+        engine.rollouts(load_policy("expert")).play_out(g, rng, np.int64(0))
+    else:
+        engine.runner(load_policy(str(save_readme_policy(directory)) if unit == "README" else unit)).address
 
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_runners(request, tmp_path_factory):
-    """Under xdist, with the whole suite collected: the workers split RUNNERS between them (a claim
-    is a file created exclusively in the run's shared temporary directory) and all are compiled
+    """Under xdist, with the whole suite collected: the workers split COMPILED between them (a claim
+    is a file created exclusively in the run's shared temporary directory) and all is compiled
     before the first test."""
     options = request.config.option
     if "PYTEST_XDIST_WORKER" not in os.environ or options.file_or_dir or options.keyword or options.markexpr:
         return
     shared = tmp_path_factory.getbasetemp().parent / "compiling"
     shared.mkdir(exist_ok=True)
-    names = {name: f"runner-{i}" for i, name in enumerate(RUNNERS)}
-    for name, entries in RUNNERS.items():
+    names = {unit: f"unit-{i}" for i, unit in enumerate(COMPILED)}
+    for unit in COMPILED:
         try:
-            (shared / f"{names[name]}.claimed").open("x").close()
+            (shared / f"{names[unit]}.claimed").open("x").close()
         except FileExistsError:
             continue
         try:
-            policy = load_policy(str(save_readme_policy(shared)) if name == "README" else name)
-            compile_runner(policy, entries)
-        except Exception:       # a runner that does not compile fails in the tests that use it
+            compile_unit(unit, shared)
+        except Exception:       # what does not compile fails in the tests that use it
             pass
         finally:
-            (shared / f"{names[name]}.done").touch()
+            (shared / f"{names[unit]}.done").touch()
     deadline = time.time() + WAIT
     while time.time() < deadline and not all((shared / f"{n}.done").exists() for n in names.values()):
         time.sleep(0.5)

@@ -28,11 +28,11 @@ def test_only_the_built_in_clairvoyant_is_handed_the_hidden_piles(tmp_path):
         policy = load_policy(name)
         assert not sees_decks(policy) and not sees_decks(policy.NAME), name
         run = engine.runner(policy)
-        assert run._bulk.SEEN == run._engine.SEEN == st.P_SIZE, name
+        assert run.decide.SEEN == st.P_SIZE, name
     clairvoyant = load_policy("clairvoyant:4")
     assert sees_decks(clairvoyant) and sees_decks("clairvoyant:4@1")
     run = engine.runner(clairvoyant)
-    assert run._bulk.SEEN == run._engine.SEEN == st.SEEN_DECKS
+    assert run.decide.SEEN == st.SEEN_DECKS
     assert run is not engine.runner(load_policy("search:4"))
 
 

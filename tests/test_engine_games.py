@@ -90,7 +90,8 @@ def test_flood_draw_mask_is_the_hidden_flood_pile_at_every_decision():
                                 switches=switches)
             g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18)
             out = np.zeros(st.R_SIZE, np.int32)
-            run.record_game(g, np.zeros(N_STREAMS, np.uint64), np.uint64(31), np.int64(game), np.int64(0), out)
+            run.record_game(g, np.zeros(N_STREAMS, np.uint64), np.int64(0), np.uint64(31), np.int64(game),
+                            np.int64(0), out)    # (no policy address: decide is bound in)
             assert out[R_STATUS] in (WON, LOST)
             rows = engine.events_of(g)
             found = _pile_checks(rows)

@@ -1,5 +1,7 @@
-"""Entry points that play games with a policy; fisim.engine compiles them once per policy
-(they are plain functions here, specialised like those of fisim.rules.turn).
+"""Entry points that play games with a policy; fisim.engine compiles them once for every policy,
+the address of the policy's compiled decide given as `policy` (fisim.rules.policy_call), or with
+one policy's decide bound in (play_out, for search's rollouts). They are plain functions here,
+specialised like those of fisim.rules.turn.
 
 `run_block` plays consecutive game indices into result rows; each game's randomness comes only
 from (master seed, game index, repeat), so a block's results do not depend on which thread plays
@@ -7,6 +9,7 @@ it.
 """
 import numpy as np
 
+from fisim.rules.policy_call import put_policy
 from fisim.rules.rng import N_STREAMS, game_seed
 from fisim.rules.state import LOG, P_CFG, P_GEO, P_POLICY_ARG, uncounted
 from fisim.rules.turn import (
@@ -24,7 +27,7 @@ from fisim.rules.turn import (
 )
 
 
-def run_block(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi, out):
+def run_block(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out):
     """Play games first_game+lo .. first_game+hi-1 (their repeat `repeat`) into out[lo:hi]."""
     game_array = np.zeros(LOG + 1, np.int32)
     streams = np.zeros(N_STREAMS, np.uint64)
@@ -35,14 +38,16 @@ def run_block(geometry, cfg, policy_arg, master_seed, first_game, repeat, lo, hi
         g[P_GEO + 2 * c + 1] = geometry[c, 1]
     g[P_CFG:P_CFG + cfg.shape[0]] = cfg
     g[P_POLICY_ARG] = policy_arg
+    put_policy(g, policy)
     for i in range(lo, hi):
         play_game(g, rng, game_seed(master_seed, first_game + i), repeat)
         result_row(g, out[i])
     game_array[0] = streams[0] = 0     # keeps both arrays alive until here (the views own nothing)
 
 
-def record_game(g, rng, master_seed, game, repeat, out):
+def record_game(g, rng, policy, master_seed, game, repeat, out):
     """Play one game in a game array made with room for its transcript (and decisions)."""
+    put_policy(g, policy)
     play_game(g, rng, game_seed(master_seed, game), repeat)
     result_row(g, out)
 
@@ -59,10 +64,11 @@ def play_out(g, rng, c):
 PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN, PHASE_SINK, PHASE_REST, PHASE_PLAY_OUT = range(7)
 
 
-def run_phase(g, rng, phase, arg):
+def run_phase(g, rng, policy, phase, arg):
     """Run one part of a turn from a given position (for rule tests on hand-built positions): a
     phase, a whole turn, the sinking of cell `arg`, the rest of the game from an action decision
     (the policy deciding it), or play_out with option `arg` chosen there."""
+    put_policy(g, policy)
     if phase == PHASE_ACTIONS:
         action_phase(g, rng)
     elif phase == PHASE_DRAW:

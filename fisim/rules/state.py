@@ -87,6 +87,8 @@ H_TPILE = GAME.add("H_TPILE", MAX_TREASURE_CARDS, "treasure draw pile, kinds, th
 H_FPILE = GAME.add("H_FPILE", N_TILES, "flood draw pile, tile ids, the last on top (hidden)")
 X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)", SETUP)
 X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)
+X_POLICY = GAME.add("X_POLICY", 2, "where the policy's compiled decide is, for the engine to call it "
+                  "(its address: low, then high 32 bits; fisim.rules.policy_call)", SETUP)
 LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.events) follow, then "
                "the decision record: ints used, then per decision the kind, the seat, n, the n "
                "options and the chosen index")

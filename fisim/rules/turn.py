@@ -1,8 +1,10 @@
 """R-TURN and everything a turn sets off: actions, draws, Waters Rise!, floods, sinking, swimming,
 the hand limit, special-card windows, the win and the losses. The event order is docs/model.md's.
 
-The functions that ask the policy are plain Python here: they call a module-level `decide` that
-fisim.engine.specialise binds to one policy's decide function when it compiles them for it.
+The functions that ask the policy are plain Python here: fisim.engine.specialise compiles them
+with `call_policy` either calling the policy's decide found in the game array (the engine that
+every policy shares: fisim.rules.policy_call) or a decide bound in at compile time (a policy that
+plays other games inside its own decisions: search's rollouts).
 """
 from numba import njit
 
@@ -49,7 +51,8 @@ from fisim.rules.options import (
     field2,
     otype,
 )
-from fisim.rules.rng import FLOOD, POLICY, TREASURE, repeat_policy_stream, shuffle
+from fisim.rules.policy_call import handed
+from fisim.rules.rng import FLOOD, TREASURE, repeat_policy_stream, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
     ALL_CELLS,
@@ -57,8 +60,6 @@ from fisim.rules.state import (
     H_FPILE,
     H_TPILE,
     LOST,
-    MEM,
-    MEM_SIZE,
     OPTS,
     P_ACTIONS_LEFT,
     P_ACTIVE,
@@ -117,15 +118,20 @@ from fisim.rules.state import (
     hand_size,
     holders_mask,
     popcount,
-    read_only,
 )
 
 MAX_TURNS = 10_000
 
-decide = None   # bound per policy by fisim.engine.specialise
+decide = None   # bound by fisim.engine.specialise, or call_policy replaced by policy_call.policy_at
 SEEN = P_SIZE   # how much of the game array the policy is handed: pub (R-INFO); only a built-in
                 # clairvoyant reference is bound a view through the hidden piles (SEEN_DECKS)
 
+
+
+def call_policy(g, rng, n):
+    """The policy's choice among the n options of g: its decide, bound in at compile time."""
+    pub, options, mem, stream = handed(g, rng, n, SEEN)
+    return decide(pub, options, n, mem, stream)
 
 
 def ask(g, rng, kind, decider):
@@ -154,8 +160,7 @@ def choose(g, rng, kind, decider):
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        i = decide(read_only(g[:SEEN]), g[OPTS:OPTS + n], n, g[MEM:MEM + MEM_SIZE],
-                   rng[POLICY:POLICY + 1])
+        i = call_policy(g, rng, n)
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
             g[P_ERROR] = kind + 1

@@ -1,0 +1,64 @@
+"""How the engine calls a policy compiled apart from it.
+
+The engine is compiled once for every policy (fisim.engine): a policy's decide is compiled on its
+own, behind an entry taking ENTRY_TYPES (where the game array and the random streams are, and the
+number of options), and the engine calls that entry at the address its entry points keep in the
+game array (X_POLICY), with Numba's own calling convention: an exception the policy raises reaches
+the caller as from any compiled call. The entry hands decide what the engine would have handed it
+(`handed`), so a policy plays exactly as if compiled into the engine; compiling a new policy costs
+its own code only.
+"""
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+
+from fisim.rules.rng import POLICY
+from fisim.rules.state import MEM, MEM_SIZE, OPTS, SEEN_DECKS, X_POLICY, read_only
+
+ENTRY_TYPES = (types.CPointer(types.int32), types.int64, types.CPointer(types.uint64))
+HANDED = SEEN_DECKS         # the game array's ints an entry views: through the policy's memory,
+assert HANDED >= OPTS and HANDED >= MEM + MEM_SIZE      # the options and the hidden piles
+
+
+@njit(inline="always")
+def handed(g, streams, n, seen):
+    """What a policy's decide is handed at a decision of game array g: pub (g up to `seen`,
+    read-only: turn.SEEN), the n options, its memory and its random stream."""
+    return read_only(g[:seen]), g[OPTS:OPTS + n], g[MEM:MEM + MEM_SIZE], streams[POLICY:POLICY + 1]
+
+
+@intrinsic
+def _call_at(typingctx, address, g, n, streams):
+    """The policy entry at `address`, called on game array g's and the streams' data."""
+    if not (isinstance(g, types.Array) and g.dtype == types.int32 and isinstance(streams, types.Array)
+            and streams.dtype == types.uint64 and n == types.int64):
+        raise TypingError(f"the engine calls a policy on an int32 game array, int64 n and uint64 streams, "
+                          f"not {g}, {n}, {streams}")
+
+    def codegen(context, builder, signature, args):
+        _, game, count, rng = args
+        arguments = (context.make_array(g)(context, builder, game).data, count,
+                     context.make_array(streams)(context, builder, rng).data)
+        function_type = context.call_conv.get_function_type(types.int64, ENTRY_TYPES)
+        function = builder.inttoptr(args[0], function_type.as_pointer())
+        status, chosen = context.call_conv.call_function(builder, function, types.int64, ENTRY_TYPES, arguments)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return chosen
+    return types.int64(types.int64, g, n, streams), codegen
+
+
+@njit(inline="always")
+def put_policy(g, address):
+    """Keep the address of the policy's compiled entry in game array g."""
+    g[X_POLICY] = address & 0xFFFFFFFF
+    g[X_POLICY + 1] = address >> 32
+
+
+@njit(inline="always")
+def policy_at(g, rng, n):
+    """The choice among the n options of g of the policy whose entry's address g keeps."""
+    address = (np.int64(g[X_POLICY]) & 0xFFFFFFFF) | (np.int64(g[X_POLICY + 1]) << 32)
+    return _call_at(address, g, n, rng)
