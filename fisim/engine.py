@@ -50,9 +50,8 @@ from numba import njit
 from fisim.engine import specialise
 
 _bulk = specialise(None, __name__ + "_bulk", inline=True)
-_run_block = _bulk.run_block
-_plain = specialise(None, __name__ + "_plain", inline=False)
-_record_game, _run_phase = _plain.record_game, _plain.run_phase
+_run_block, _record_game = _bulk.run_block, _bulk.record_game
+_run_phase = specialise(None, __name__ + "_plain", inline=False).run_phase    # (rule tests: compiled faster)
 
 
 @njit(cache=True, nogil=True)
@@ -122,8 +121,9 @@ def specialise(decide, name, inline, sees_decks=False):
 
     With `inline`, the turn's parts are inlined into the game and turn loops: LLVM then sees a
     few large functions without calls or reference counting between them (random games a third
-    faster, more compile time and memory: only run_games and play_out, which play games in bulk,
-    use it)."""
+    faster). record_game shares them with run_games: it plays the very code run_games plays,
+    compiled once. run_phase, which runs parts of a turn for the rule tests, is compiled without
+    (each part inlined into it would cost more compile time than a plain engine)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
     namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name,

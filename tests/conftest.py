@@ -1,7 +1,8 @@
 """Shared fixtures, and the compiling split between pytest-xdist workers.
 
-Compiling is most of the suite's time on a fresh cache: a minute or two for each of the engine's
-entry points (shared by every policy), and for expert's, greedy's and search's decide. When the
+Compiling is most of the suite's time on a fresh cache: a minute or two for the engine (shared by
+every policy), for expert's games played on (search's rollouts), and for expert's, greedy's and
+search's decide. When the
 whole suite runs under pytest-xdist (README's test command), each worker first claims and
 compiles units from COMPILED until none is left, then waits for the other workers' ones: nothing
 is compiled twice, and every test finds what it needs in the shared cache ($FISIM_CACHE_DIR).
