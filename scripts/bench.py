@@ -125,17 +125,21 @@ def main():
 
 
 def engine_split(games, repeats):
-    """Per expert game (1 thread, median of repeats): the engine's time and expert's own."""
+    """Per expert game (1 thread): the engine's time and expert's own, the medians over `repeats`
+    pairs of runs, expert then expert-twice (a pair is measured close together: this machine's
+    speed drifts more between runs than the difference measured)."""
     with tempfile.TemporaryDirectory() as tmp:
         twice = os.path.join(tmp, "expert_twice.py")
         with open(twice, "w") as f:
             f.write(TWICE)
         cache = os.path.join(tmp, "cache")
-        rate = {name: statistics.median(run_child(name, games, repeats, cache)["rates"]["1"])
-                for name in ("expert", twice)}
-    one, two = 1e6 / rate["expert"], 1e6 / rate[twice]
-    print(f"an expert game (1 thread): {one:.0f} us = expert's decisions {two - one:.0f} us "
-          f"+ the engine {2 * one - two:.0f} us")
+        pairs = []
+        for _ in range(repeats):
+            one, two = (1e6 / run_child(name, games, 1, cache)["rates"]["1"][0] for name in ("expert", twice))
+            pairs.append((one, two - one, 2 * one - two))
+    one, own, engine = (statistics.median(values) for values in zip(*pairs))
+    print(f"an expert game (1 thread, median of {repeats} pairs): {one:.0f} us = expert's decisions "
+          f"{own:.0f} us + the engine {engine:.0f} us")
 
 
 def run_sweep_command(extra, out, cache=None):
