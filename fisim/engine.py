@@ -142,7 +142,7 @@ def specialise(decide, name, inline, sees_decks=False):
 
 
 def cache_dir():
-    """Where compiled runners live: $FISIM_CACHE_DIR, else the user's cache directory."""
+    """Where the compiled engine and policies live: $FISIM_CACHE_DIR, else the user's cache directory."""
     base = os.environ.get("FISIM_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "fisim")
     return Path(base)
@@ -340,7 +340,7 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     game is played from its own seed into its own row, whichever thread plays its block.
     `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
-    The threads are Python threads running the compiled runner without the GIL: the runner then
+    The threads are Python threads running the compiled engine without the GIL: the engine then
     needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)

@@ -46,7 +46,7 @@ def invariant_random():
 
 @pytest.fixture(scope="session")
 def misbehaving():
-    """The file of a policy that fails as the number of players says (one compiled runner for the
+    """The file of a policy that fails as the number of players says (one compiled policy for the
     tests of failing policies)."""
     return SUPPORT / "misbehaving.py"
 

@@ -1,7 +1,7 @@
 """A test policy that misbehaves in the way the number of players says: with 2 players it
 chooses an option that is not on offer (index n), with 3 it raises ValueError, with 4 it never
 returns; alone (solo) it plays the first option. One policy file for the three failures, so that
-the tests of failing policies share one compiled runner."""
+the tests of failing policies share one compiled policy."""
 from numba import njit
 
 from fisim.rules.state import P_PLAYERS
