@@ -5,12 +5,12 @@ fisim writes small modules into its cache directory, which Numba caches and comp
 - the engine (`engine_<key>.py`), one for every policy: the rules of fisim.rules.turn and .runner
   specialised (`specialise`) to call the policy whose compiled entry the game array points to
   (fisim.rules.policy_call), with the entry points run_games (bulk play), record_game (a
-  transcript) and run_phase (rule tests);
+  transcript), play_out (a game continued: rollouts) and run_phase (rule tests);
 - per policy (`policy_<name>_<key>.py`), its decide behind that entry, handed pub (or, for a
   built-in clairvoyant reference only, the game array through the hidden piles: policies.sees_decks):
   a new or edited policy compiles only its own code;
-- per policy whose games another policy plays on inside its decisions (search plays expert's),
-  `rollouts_<name>_<key>.py`: play_out with that decide bound in.
+A policy that plays games on with another inside its decisions (search plays expert) calls the
+engine's play_out with that policy's entry, which it finds by a symbol (`exported`).
 A file's name carries a hash of the sources it compiles and of the Numba version, so any change
 compiles afresh (DESIGN: "key the cache on the package version").
 """
@@ -50,7 +50,7 @@ from numba import njit
 from fisim.engine import specialise
 
 _bulk = specialise(None, __name__ + "_bulk", inline=True)
-_run_block, _record_game = _bulk.run_block, _bulk.record_game
+_run_block, _record_game, _play_out_with = _bulk.run_block, _bulk.record_game, _bulk.play_out_with
 _run_phase = specialise(None, __name__ + "_plain", inline=False).run_phase    # (rule tests: compiled faster)
 
 
@@ -62,6 +62,11 @@ def run_games(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat
 @njit(cache=True)
 def record_game(g, rng, policy, master_seed, game, repeat, out):
     _record_game(g, rng, policy, master_seed, game, repeat, out)
+
+
+@njit(cache=True)
+def play_out(g, rng, policy, c):
+    _play_out_with(g, rng, policy, c)
 
 
 @njit(cache=True)
@@ -82,18 +87,6 @@ def entry(game, n, streams):
     pub, options, mem, stream = handed(carray(game, HANDED), carray(streams, N_STREAMS), n, SEEN)
     return decide(pub, options, n, mem, stream)
 '''
-_ROLLOUTS = '''"""fisim: games played on by policy {name}, for another policy's rollouts (generated; safe to delete)."""
-from numba import njit
-from fisim.engine import specialise
-{import_decide}
-
-_play_out = specialise(decide, __name__ + "_bulk", inline=True, sees_decks={sees_decks}).play_out
-
-
-@njit(cache=True)
-def play_out(g, rng, c):
-    _play_out(g, rng, c)
-'''
 _generated_modules = {}
 log = logging.getLogger(__name__)   # the command line shows its INFO messages on stderr
 MIN_BLOCK = 64            # games a thread plays at a time, at least ...
@@ -104,20 +97,18 @@ BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an ev
 # code, with all that is inlined into it, at each call site: inlining the whole game into the
 # entry points copied the largest code twice more (random's first run: 123 s of processor time
 # to compile against 66 s now), and play_out shares play_on with run_block.
-_NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "choose", "play_game", "play_on", "finish_turn")
+_NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "play_out_with", "choose", "play_game", "play_on",
+                "finish_turn")
 # the game and turn loops handle only views of arrays an entry point keeps alive (state.uncounted):
 # compiled without reference counting, calling them costs no reference count tests
 _UNCOUNTED = ("play_game", "play_on", "finish_turn")
 
 
-def specialise(decide, name, inline, sees_decks=False):
+def specialise(decide, name, inline):
     """Jitted copies of the functions of fisim.rules.turn and .runner, in a module registered as
     `name` (Numba's cache finds their globals by module name). They call the policy whose compiled
-    decide the game array points to (decide None: the engine every policy shares), or the given
-    `decide`, bound in as a global (resolved at compile time; a jitted function passed as an
-    argument instead would keep Numba from caching it). `sees_decks` hands the policy the game
-    array through the hidden piles instead of pub (turn.SEEN): only for a built-in clairvoyant
-    reference (policies.sees_decks), never for a legal policy.
+    entry the game array points to (decide None: the engine every policy shares), or the given
+    `decide`, bound in as a global (a test's engine with a part replaced).
 
     With `inline`, the turn's parts are inlined into the game and turn loops: LLVM then sees a
     few large functions without calls or reference counting between them (random games a third
@@ -126,8 +117,7 @@ def specialise(decide, name, inline, sees_decks=False):
     (each part inlined into it would cost more compile time than a plain engine)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
-    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name,
-                      "SEEN": SEEN_DECKS if sees_decks else P_SIZE})
+    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name})
     bound = [key for key, f in namespace.items()
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
@@ -265,11 +255,14 @@ def runner(policy):
     return _runners[key]
 
 
-def rollouts(policy):
-    """For a policy that plays games on with `policy` inside its own decisions (search plays
-    expert): the module whose play_out(g, rng, c) does, with policy's decide bound in."""
-    policy = getattr(policy, "module", policy)
-    return _policy_module(policy, _ROLLOUTS, "rollouts", sees_decks=policies.sees_decks(policy))
+def exported(policy):
+    """The name of a symbol at the policy's compiled entry, registered in this process: compiled
+    code of another policy takes its address with policy_call.symbol_address and plays games on
+    with it through the engine's play_out (search plays expert)."""
+    run = runner(policy)
+    name = f"fisim_{Path(run.decide.__file__).stem}"
+    policy_call.export(name, run.address)
+    return name
 
 
 def policy_arg(policy):

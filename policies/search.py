@@ -25,9 +25,10 @@ Its randomness is the policy stream only: one draw per searched decision seeds i
 import numpy as np
 from numba import njit
 
-from fisim.engine import rollouts
+from fisim.engine import exported, runner
 from fisim.rules import view
 from fisim.rules.options import ACTION
+from fisim.rules.policy_call import symbol_address
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
 from fisim.rules.state import P_DECISION, P_STATUS, WON
 from fisim.rules.worlds import WORLD_SIZE, rollout_world
@@ -43,7 +44,8 @@ LOOK = 4            # worlds between two looks at the counts
 MIN_NET = 3         # a switch needs at least this many more worlds gained than lost ...
 Z = 2.0             # ... and a net gain of Z standard deviations of the sign test
 
-_rollouts = rollouts(expert)    # expert playing games on: its play_out is compiled once for every budget
+_engine = runner(expert).engine     # the engine's play_out, with expert's compiled entry playing:
+_EXPERT = exported(expert)          # its symbol (an address would be kept stale in Numba's cache)
 
 
 @njit
@@ -119,7 +121,7 @@ def _rollout(world, world_streams, game, streams, c):
     """Whether the team wins the sampled world after option c, expert playing on."""
     game[:] = world
     streams[:] = world_streams
-    _rollouts.play_out(game, streams, c)
+    _engine.play_out(game, streams, symbol_address(_EXPERT), c)
     return game[P_STATUS] == WON
 
 

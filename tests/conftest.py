@@ -1,11 +1,10 @@
 """Shared fixtures, and the compiling split between pytest-xdist workers.
 
 Compiling is most of the suite's time on a fresh cache: a minute or two for the engine (shared by
-every policy), for expert's games played on (search's rollouts), and up to a minute for expert's,
-greedy's and search's decide. When the whole suite runs under pytest-xdist (README's test
-command), each worker first claims and compiles units from COMPILED until none is left, then waits
-for the other workers' ones: nothing is compiled twice, and every test finds what it needs in the
-shared cache ($FISIM_CACHE_DIR).
+every policy), and up to a minute for expert's, greedy's and search's decide. When the whole
+suite runs under pytest-xdist (README's test command), each worker first claims and compiles units
+from COMPILED until none is left, then waits for the other workers' ones: nothing is compiled
+twice, and every test finds what it needs in the shared cache ($FISIM_CACHE_DIR).
 Anything left out of COMPILED is compiled by the first test that uses it, as without xdist.
 """
 import os
@@ -25,11 +24,11 @@ from policies import load_policy
 ROOT = Path(__file__).parent.parent
 SUPPORT = Path(__file__).parent / "support"
 README = ROOT / "README.md"
-# the units of compiling the tests need, the largest first: expert's games played on (search's
-# rollouts, before search), the engine's run_games and record_game (one unit: record_game then
-# reuses the game loop run_games compiled), its run_phase, and each policy's decide ("README": the
+# the units of compiling the tests need, the largest first: the engine's run_games, record_game and
+# play_out (one unit: the last two reuse the game loop run_games compiled, in the same process),
+# its run_phase, and each policy's decide, search's after the engine's play_out ("README": the
 # README's example policy)
-COMPILED = ("rollouts", "engine", "run_phase", "expert", "greedy", "search:2", "random", "passive",
+COMPILED = ("engine", "run_phase", "expert", "greedy", "search:2", "random", "passive",
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)
@@ -67,18 +66,18 @@ def readme_policy(tmp_path):
 
 def compile_unit(unit, directory):
     """Compile (or load from the cache) one unit of COMPILED: engine entry points (with random, on
-    one solo game, or a phase number that runs nothing), expert's play_out (on a game that is over:
-    nothing is played), or a policy's decide."""
+    one solo game, play_out on a game that is over, run_phase on a phase number that runs nothing),
+    or a policy's decide."""
     layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
     rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
+    run = engine.runner(load_policy("random"))
     if unit == "engine":
-        engine.play_batch(layout, config, load_policy("random"), 0, 0, 1)
-        engine.record(layout, config, load_policy("random"), 0, 0)
-    elif unit == "run_phase":
-        engine.runner(load_policy("random")).run_phase(g, rng, np.int64(-1), np.int64(0))
-    elif unit == "rollouts":
+        engine.play_batch(layout, config, run.policy, 0, 0, 1)
+        engine.record(layout, config, run.policy, 0, 0)
         g[st.P_STATUS] = st.WON
-        engine.rollouts(load_policy("expert")).play_out(g, rng, np.int64(0))
+        run.engine.play_out(g, rng, run.address, np.int64(0))
+    elif unit == "run_phase":
+        run.run_phase(g, rng, np.int64(-1), np.int64(0))
     else:
         engine.runner(load_policy(str(save_readme_policy(directory)) if unit == "README" else unit)).address
 

@@ -8,7 +8,9 @@ the caller as from any compiled call. The entry hands decide what the engine wou
 (`handed`), so a policy plays exactly as if compiled into the engine; compiling a new policy costs
 its own code only.
 """
+import llvmlite.binding
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
@@ -48,6 +50,25 @@ def _call_at(typingctx, address, g, n, streams):
             context.call_conv.return_status_propagate(builder, status)
         return chosen
     return types.int64(types.int64, g, n, streams), codegen
+
+
+def export(name, address):
+    """Make `name` a symbol of this process at `address`, for symbol_address(name) in compiled code."""
+    llvmlite.binding.add_symbol(name, int(address))
+
+
+@intrinsic(prefer_literal=True)
+def symbol_address(typingctx, name):
+    """The address of the symbol `name` (a constant string), which `export` registered: compiled
+    code that calls another policy's entry (search playing expert) finds it so, the address
+    resolved when the code is loaded, never kept in Numba's cache."""
+    if not isinstance(name, types.StringLiteral):
+        return None
+
+    def codegen(context, builder, signature, args):
+        symbol = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []), name.literal_value)
+        return builder.ptrtoint(symbol, ir.IntType(64))
+    return types.int64(name), codegen
 
 
 @njit(inline="always")

@@ -1,7 +1,6 @@
 """Entry points that play games with a policy; fisim.engine compiles them once for every policy,
-the address of the policy's compiled decide given as `policy` (fisim.rules.policy_call), or with
-one policy's decide bound in (play_out, for search's rollouts). They are plain functions here,
-specialised like those of fisim.rules.turn.
+the address of the policy's compiled entry given as `policy` (fisim.rules.policy_call). They are
+plain functions here, specialised like those of fisim.rules.turn.
 
 `run_block` plays consecutive game indices into result rows; each game's randomness comes only
 from (master seed, game index, repeat), so a block's results do not depend on which thread plays
@@ -59,6 +58,13 @@ def play_out(g, rng, c):
     caller keeps g and rng alive, so the game runs on views of them without reference counts."""
     g, rng = uncounted(g), uncounted(rng)
     play_on(g, rng, IN_ACTIONS if take_action(g, rng, c) else ACTIONS_DONE)
+
+
+def play_out_with(g, rng, policy, c):
+    """play_out, the policy whose compiled entry is at address `policy` playing (search's rollouts:
+    expert's)."""
+    put_policy(g, policy)
+    play_out(g, rng, c)
 
 
 PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN, PHASE_SINK, PHASE_REST, PHASE_PLAY_OUT = range(7)

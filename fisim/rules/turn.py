@@ -123,8 +123,8 @@ from fisim.rules.state import (
 MAX_TURNS = 10_000
 
 decide = None   # bound by fisim.engine.specialise, or call_policy replaced by policy_call.policy_at
-SEEN = P_SIZE   # how much of the game array the policy is handed: pub (R-INFO); only a built-in
-                # clairvoyant reference is bound a view through the hidden piles (SEEN_DECKS)
+SEEN = P_SIZE   # how much of the game array a decide bound in is handed: pub (R-INFO); a policy's
+                # compiled entry hands its own (fisim.engine: the clairvoyant reference's, more)
 
 
 
