@@ -2,9 +2,9 @@
 the hand limit, special-card windows, the win and the losses. The event order is docs/model.md's.
 
 The functions that ask the policy are plain Python here: fisim.engine.specialise compiles them
-with `call_policy` either calling the policy's decide found in the game array (the engine that
-every policy shares: fisim.rules.policy_call) or a decide bound in at compile time (a policy that
-plays other games inside its own decisions: search's rollouts).
+with `call_policy` calling the policy whose compiled entry the game array points to (the engine
+that every policy shares: fisim.rules.policy_call), or a decide bound in at compile time (a test's
+engine with a part replaced).
 """
 from numba import njit
 
