@@ -8,7 +8,7 @@ fisim writes small modules into its cache directory, which Numba caches and comp
   transcript), play_out (a game continued: rollouts) and run_phase (rule tests);
 - per policy (`policy_<name>_<key>.py`), its decide behind that entry, handed pub (or, for a
   built-in clairvoyant reference only, the game array through the hidden piles: policies.sees_decks):
-  a new or edited policy compiles only its own code;
+  a new or edited policy compiles only its own code.
 A policy that plays games on with another inside its decisions (search plays expert) calls the
 engine's play_out with that policy's entry, which it finds by a symbol (`exported`).
 A file's name carries a hash of the sources it compiles and of the Numba version, so any change
@@ -211,8 +211,8 @@ def _engine_module():
 
 
 class Runner:
-    """A policy's compiled decide with the engine's entry points, which it calls as the engine's
-    without their `policy` argument (the decide's address)."""
+    """A policy's compiled entry with the engine's entry points, which it calls as the engine's
+    without their `policy` argument (the entry's address)."""
 
     def __init__(self, policy):
         self.policy = policy
