@@ -49,9 +49,9 @@ _ENGINE = '''"""fisim: the rules engine, for every policy (generated; safe to de
 from numba import njit
 from fisim.engine import specialise
 
-_bulk = specialise(None, __name__ + "_bulk", inline=True)
+_bulk = specialise(__name__ + "_bulk", inline=True)
 _run_block, _record_game, _play_out_with = _bulk.run_block, _bulk.record_game, _bulk.play_out_with
-_run_phase = specialise(None, __name__ + "_plain", inline=False).run_phase    # (rule tests: compiled faster)
+_run_phase = specialise(__name__ + "_plain", inline=False).run_phase    # (rule tests: compiled faster)
 
 
 @njit(cache=True, nogil=True)
@@ -79,7 +79,7 @@ from fisim.rules.policy_call import HANDED, handed
 from fisim.rules.rng import N_STREAMS
 {import_decide}
 
-SEEN = {seen}     # how much of the game array decide is handed (turn.SEEN)
+SEEN = {seen}     # how much of the game array decide is handed: pub, or the decks too (policies.sees_decks)
 
 
 @njit(cache=True)
@@ -104,11 +104,10 @@ _NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "play_out_w
 _UNCOUNTED = ("play_game", "play_on", "finish_turn")
 
 
-def specialise(decide, name, inline):
+def specialise(name, inline):
     """Jitted copies of the functions of fisim.rules.turn and .runner, in a module registered as
     `name` (Numba's cache finds their globals by module name). They call the policy whose compiled
-    entry the game array points to (decide None: the engine every policy shares), or the given
-    `decide`, bound in as a global (a test's engine with a part replaced).
+    entry the game array points to.
 
     With `inline`, the turn's parts are inlined into the game and turn loops: LLVM then sees a
     few large functions without calls or reference counting between them (random games a third
@@ -117,7 +116,7 @@ def specialise(decide, name, inline):
     (each part inlined into it would cost more compile time than a plain engine)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
-    namespace.update({**vars(turn), **vars(runner_entry), "decide": decide, "__name__": name})
+    namespace.update({**vars(turn), **vars(runner_entry), "__name__": name})
     bound = [key for key, f in namespace.items()
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
@@ -125,8 +124,6 @@ def specialise(decide, name, inline):
         how = "always" if inline and key not in _NOT_INLINED else "never"
         namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
                                     inline=how, _nrt=not (inline and key in _UNCOUNTED))
-    if decide is None:
-        namespace["call_policy"] = policy_call.policy_at
     sys.modules[name] = module
     return module
 
@@ -217,8 +214,8 @@ class Runner:
     def __init__(self, policy):
         self.policy = policy
         self.engine = _engine_module()
-        self.decide = _policy_module(policy, _POLICY, "policy",
-                                     seen=SEEN_DECKS if policies.sees_decks(policy) else P_SIZE)
+        sees = policies.sees_decks(policy)      # (in the file's name: the file compiles what it is handed)
+        self.decide = _policy_module(policy, _POLICY, "seer" if sees else "policy", seen=SEEN_DECKS if sees else P_SIZE)
         self._address = None
 
     @property

@@ -1,20 +1,19 @@
 """Whole games on the engine: invariants over many random games, reproducibility across thread
 counts, common random numbers across settings, and the result columns."""
+from pathlib import Path
+
 import numpy as np
 import pytest
-from numba import njit
 
+import policies
 from fisim import engine
 from fisim.crosscheck import switch_sets
-from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
-from fisim.rules.events import log_event
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.rng import N_STREAMS
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_CAUSE, R_CONDITIONS, R_LEVEL, R_STATUS, R_TURNS
-from fisim.rules.view import flood_draw_mask
 from fisim.simulation import simulate
 from policies import load_policy
 
@@ -40,66 +39,30 @@ def test_invariants_hold_at_every_decision_of_10000_random_games(invariant_rando
     assert played >= 10_000
 
 
-PILE_CHECK = 99      # an event code of this test only: (flood_draw_mask, hidden pile, its size)
-
-
-def _pile_checking_runner(policy):
-    """The engine bound to `policy`, whose every decision first logs a PILE_CHECK event: what
-    view.flood_draw_mask reads from pub, the set of tile ids in the hidden flood draw pile, and
-    the pile's size."""
-    module = engine.specialise(policy.decide, "fisim_test_pile_check", inline=False)
-    choose = module.choose
-
-    @njit
-    def checked_choose(g, rng, kind, decider):
-        hidden = 0
-        for i in range(g[st.P_FDRAW_N]):
-            hidden |= 1 << g[st.H_FPILE + i]
-        log_event(g, PILE_CHECK, flood_draw_mask(g[:st.P_SIZE]), hidden, g[st.P_FDRAW_N])
-        return choose(g, rng, kind, decider)
-
-    module.choose = checked_choose
-    return module
-
-
-def _pile_checks(rows):
-    """(mask, hidden set, pile size, sunk tiles' cards in the pile) at each PILE_CHECK of a
-    game's events, the sunk tiles followed through its PLACE and SINK events."""
-    tile_at, sunk, checks = {}, 0, []
-    for code, a, b, c in rows.tolist():
-        if code == ev.EV_PLACE:
-            tile_at[a] = b
-        elif code == ev.EV_SINK:
-            sunk |= 1 << tile_at[a]
-        elif code == PILE_CHECK:
-            checks.append((a, b, c, bin(b & sunk).count("1")))
-    return checks
-
-
-def test_flood_draw_mask_is_the_hidden_flood_pile_at_every_decision():
+def test_flood_draw_mask_is_the_hidden_flood_pile_at_every_decision(monkeypatch):
     """R-INFO, R-FLOOD-1: at every decision of 300 random games (150 under the official rules,
     150 under switch sunk-card-stays, every level, 2-4 players) view.flood_draw_mask equals the
     set of cards in the engine's hidden flood draw pile, which holds each card once; sunk tiles'
-    cards are in it under the switch only."""
-    run = _pile_checking_runner(load_policy("random"))
+    cards are in it under the switch only. The checking policy (tests/support/pile_check.py) is
+    handed the hidden piles as the clairvoyant reference is, and counts in its memory."""
+    policy = load_policy(str(Path(__file__).parent / "support" / "pile_check.py"))
+    monkeypatch.setattr(policies, "sees_decks", lambda p: getattr(p, "module", p) is policy)
+    run = engine.runner(policy)
     layout = builtin_layout("standard")
     for switches in ((), ("sunk-card-stays",)):
         checks = turns = with_sunk = 0
         for game in range(150):
             config = GameConfig(players=2 + game % 3, level=("novice", "normal", "elite", "legendary")[game % 4],
                                 switches=switches)
-            g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18)
+            g = st.new_game_array(layout.geometry, config.to_array(), 0)
             out = np.zeros(st.R_SIZE, np.int32)
-            run.record_game(g, np.zeros(N_STREAMS, np.uint64), np.int64(0), np.uint64(31), np.int64(game),
-                            np.int64(0), out)    # (no policy address: decide is bound in)
+            run.record_game(g, np.zeros(N_STREAMS, np.uint64), np.uint64(31), np.int64(game), np.int64(0), out)
             assert out[R_STATUS] in (WON, LOST)
-            rows = engine.events_of(g)
-            found = _pile_checks(rows)
-            assert found and all(mask == hidden and bin(hidden).count("1") == size
-                                 for mask, hidden, size, _ in found), (switches, game)
-            checks += len(found)
-            turns += int((rows[:, 0] == ev.EV_TURN).sum())
-            with_sunk += sum(1 for *_, in_pile in found if in_pile)
+            mem = g[st.MEM:st.MEM + st.MEM_SIZE]
+            assert mem[policy.MEM_WRONG] == 0, (switches, game)
+            checks += mem[policy.MEM_CHECKS]
+            turns += out[R_TURNS]
+            with_sunk += mem[policy.MEM_SUNK_IN_PILE]
         assert checks >= turns > 0          # every turn asks at least its first action
         assert (with_sunk > 0) == bool(switches), (switches, with_sunk)
 

@@ -1,10 +1,9 @@
 """R-TURN and everything a turn sets off: actions, draws, Waters Rise!, floods, sinking, swimming,
 the hand limit, special-card windows, the win and the losses. The event order is docs/model.md's.
 
-The functions that ask the policy are plain Python here: fisim.engine.specialise compiles them
-with `call_policy` calling the policy whose compiled entry the game array points to (the engine
-that every policy shares: fisim.rules.policy_call), or a decide bound in at compile time (a test's
-engine with a part replaced).
+The functions are plain Python here: fisim.engine.specialise compiles them into the engine that
+every policy shares, which asks the policy whose compiled entry the game array points to
+(fisim.rules.policy_call).
 """
 from numba import njit
 
@@ -51,7 +50,7 @@ from fisim.rules.options import (
     field2,
     otype,
 )
-from fisim.rules.policy_call import handed
+from fisim.rules.policy_call import policy_at
 from fisim.rules.rng import FLOOD, TREASURE, repeat_policy_stream, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
@@ -86,7 +85,6 @@ from fisim.rules.state import (
     P_PLAYERS,
     P_POS,
     P_ROLE,
-    P_SIZE,
     P_STATUS,
     P_SUNK_CELL,
     P_SUNK_COUNT,
@@ -122,16 +120,7 @@ from fisim.rules.state import (
 
 MAX_TURNS = 10_000
 
-decide = None   # bound by fisim.engine.specialise, or call_policy replaced by policy_call.policy_at
-SEEN = P_SIZE   # how much of the game array a decide bound in is handed: pub (R-INFO); a policy's
-                # compiled entry hands its own (fisim.engine: the clairvoyant reference's, more)
 
-
-
-def call_policy(g, rng, n):
-    """The policy's choice among the n options of g: its decide, bound in at compile time."""
-    pub, options, mem, stream = handed(g, rng, n, SEEN)
-    return decide(pub, options, n, mem, stream)
 
 
 def ask(g, rng, kind, decider):
@@ -153,14 +142,15 @@ def ask(g, rng, kind, decider):
 
 def choose(g, rng, kind, decider):
     """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
-    sees `pub` only, read-only; the clairvoyant reference sees the hidden piles too: SEEN).
+    sees `pub` only, read-only; the clairvoyant reference sees the hidden piles too: its entry
+    chooses what it is handed, fisim.engine).
     Returns the option code, or -1 after an illegal choice (the game is marked ERROR)."""
     g[P_DECISION] = kind
     g[P_DECIDER] = decider
     n = list_options(g, g, OPTS)
     i = 0
     if n > 1:
-        i = call_policy(g, rng, n)
+        i = policy_at(g, rng, n)
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
             g[P_ERROR] = kind + 1
