@@ -49,29 +49,27 @@ _ENGINE = '''"""fisim: the rules engine, for every policy (generated; safe to de
 from numba import njit
 from fisim.engine import specialise
 
-_bulk = specialise(__name__ + "_bulk", inline=True)
-_run_block, _record_game, _play_out_with = _bulk.run_block, _bulk.record_game, _bulk.play_out_with
-_run_phase = specialise(__name__ + "_plain", inline=False).run_phase    # (rule tests: compiled faster)
+_turn = specialise(__name__ + "_turn")
 
 
 @njit(cache=True, nogil=True)
 def run_games(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out):
-    _run_block(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out)
+    _turn.run_block(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out)
 
 
 @njit(cache=True)
 def record_game(g, rng, policy, master_seed, game, repeat, out):
-    _record_game(g, rng, policy, master_seed, game, repeat, out)
+    _turn.record_game(g, rng, policy, master_seed, game, repeat, out)
 
 
 @njit(cache=True)
 def play_out(g, rng, policy, c):
-    _play_out_with(g, rng, policy, c)
+    _turn.play_out_with(g, rng, policy, c)
 
 
 @njit(cache=True)
 def run_phase(g, rng, policy, phase, arg):
-    _run_phase(g, rng, policy, phase, arg)
+    _turn.run_phase(g, rng, policy, phase, arg)
 '''
 _POLICY = '''"""fisim: policy {name}'s decide, behind the entry the engine calls (generated; safe to delete)."""
 from numba import carray, njit
@@ -92,28 +90,28 @@ log = logging.getLogger(__name__)   # the command line shows its INFO messages o
 MIN_BLOCK = 64            # games a thread plays at a time, at least ...
 BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
 # kept as functions when the rest is inlined: the entry points; `choose`, which calls the policy
-# (inlined at its call sites it costs a quarter more compile time and memory, for no speed); and
-# the game and turn loops, called once per game or turn. Numba inlines a function by copying its
-# code, with all that is inlined into it, at each call site: inlining the whole game into the
-# entry points copied the largest code twice more (random's first run: 123 s of processor time
-# to compile against 66 s now), and play_out shares play_on with run_block.
+# (inlined at its call sites it costs a quarter more compile time and memory, for no speed); the
+# game and turn loops, called once per game or turn; and the three phases of a turn, which
+# run_phase also runs one by one. Numba inlines a function by copying its code, with all that is
+# inlined into it, at each call site: inlining the whole game into the entry points copied the
+# largest code twice more (random's first run: 123 s of processor time to compile against 66 s),
+# and the entry points share the game loop, the turn loop and the phases, compiled once.
 _NOT_INLINED = ("run_block", "record_game", "run_phase", "play_out", "play_out_with", "choose", "play_game", "play_on",
-                "finish_turn")
-# the game and turn loops handle only views of arrays an entry point keeps alive (state.uncounted):
+                "finish_turn", "action_phase", "draw_phase", "flood_phase")
+# the loops and the phases handle only views of arrays an entry point keeps alive (state.uncounted):
 # compiled without reference counting, calling them costs no reference count tests
-_UNCOUNTED = ("play_game", "play_on", "finish_turn")
+_UNCOUNTED = ("play_game", "play_on", "finish_turn", "action_phase", "draw_phase", "flood_phase")
 
 
-def specialise(name, inline):
+def specialise(name):
     """Jitted copies of the functions of fisim.rules.turn and .runner, in a module registered as
     `name` (Numba's cache finds their globals by module name). They call the policy whose compiled
     entry the game array points to.
 
-    With `inline`, the turn's parts are inlined into the game and turn loops: LLVM then sees a
-    few large functions without calls or reference counting between them (random games a third
-    faster). record_game shares them with run_games: it plays the very code run_games plays,
-    compiled once. run_phase, which runs parts of a turn for the rule tests, is compiled without
-    (each part inlined into it would cost more compile time than a plain engine)."""
+    The turn's parts are inlined into the phases and loops (_NOT_INLINED): LLVM then sees a few
+    large functions without calls or reference counting between them (random games a third
+    faster than every part a function). The entry points share those functions: record_game plays
+    the very code run_games plays, and the rule tests run it phase by phase (run_phase)."""
     module = types.ModuleType(name)
     namespace = module.__dict__
     namespace.update({**vars(turn), **vars(runner_entry), "__name__": name})
@@ -121,9 +119,8 @@ def specialise(name, inline):
              if inspect.isfunction(f) and f.__module__ in (turn.__name__, runner_entry.__name__)]
     for key in bound:
         f = namespace[key]
-        how = "always" if inline and key not in _NOT_INLINED else "never"
         namespace[key] = numba.njit(types.FunctionType(f.__code__, namespace, key, f.__defaults__),
-                                    inline=how, _nrt=not (inline and key in _UNCOUNTED))
+                                    inline="never" if key in _NOT_INLINED else "always", _nrt=key not in _UNCOUNTED)
     sys.modules[name] = module
     return module
 

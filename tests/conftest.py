@@ -24,11 +24,11 @@ from policies import load_policy
 ROOT = Path(__file__).parent.parent
 SUPPORT = Path(__file__).parent / "support"
 README = ROOT / "README.md"
-# the units of compiling the tests need, the largest first: the engine's run_games, record_game and
-# play_out (one unit: the last two reuse the game loop run_games compiled, in the same process),
-# its run_phase, and each policy's decide, search's after the engine's play_out ("README": the
-# README's example policy)
-COMPILED = ("engine", "run_phase", "expert", "greedy", "search:2", "random", "passive",
+# the units of compiling the tests need, the largest first: the engine's entry points (one unit:
+# record_game, play_out and run_phase reuse, in the same process, the game loop and the phases
+# run_games compiled), and each policy's decide, search's after the engine's play_out ("README":
+# the README's example policy)
+COMPILED = ("engine", "expert", "greedy", "search:2", "random", "passive",
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)
@@ -65,9 +65,9 @@ def readme_policy(tmp_path):
 
 
 def compile_unit(unit, directory):
-    """Compile (or load from the cache) one unit of COMPILED: engine entry points (with random, on
-    one solo game, play_out on a game that is over, run_phase on a phase number that runs nothing),
-    or a policy's decide."""
+    """Compile (or load from the cache) one unit of COMPILED: the engine's entry points (with random,
+    on one solo game, play_out on a game that is over, run_phase on a phase number that runs
+    nothing), or a policy's decide."""
     layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
     rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
     run = engine.runner(load_policy("random"))
@@ -76,7 +76,6 @@ def compile_unit(unit, directory):
         engine.record(layout, config, run.policy, 0, 0)
         g[st.P_STATUS] = st.WON
         run.engine.play_out(g, rng, run.address, np.int64(0))
-    elif unit == "run_phase":
         run.run_phase(g, rng, np.int64(-1), np.int64(0))
     else:
         engine.runner(load_policy(str(save_readme_policy(directory)) if unit == "README" else unit)).address

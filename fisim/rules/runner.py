@@ -75,6 +75,7 @@ def run_phase(g, rng, policy, phase, arg):
     phase, a whole turn, the sinking of cell `arg`, the rest of the game from an action decision
     (the policy deciding it), or play_out with option `arg` chosen there."""
     put_policy(g, policy)
+    g, rng = uncounted(g), uncounted(rng)     # (the phases take views: fisim.engine._UNCOUNTED)
     if phase == PHASE_ACTIONS:
         action_phase(g, rng)
     elif phase == PHASE_DRAW:

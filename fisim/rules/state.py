@@ -94,7 +94,7 @@ LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.event
                "options and the chosen index")
 GAME.close(globals())
 # the game array up to the end of both hidden draw piles: what a clairvoyant reference is handed
-# instead of pub (fisim.engine.specialise); never a legal policy
+# instead of pub (its entry in fisim.engine); never a legal policy
 SEEN_DECKS = H_FPILE + N_TILES
 
 # --- a game's result row ---

@@ -6,7 +6,7 @@ each group a Waters Rise! put back on top (R-DRAW-WR) staying a group above the 
 Every random stream of the world is new, so no rollout can learn the game's own future draws.
 
 rollout_world is what a search plays: a sampled world, or, for the clairvoyant reference the engine
-hands the hidden piles (fisim.engine.specialise, policies.sees_decks), the piles as they lie.
+hands the hidden piles (its entry in fisim.engine, policies.sees_decks), the piles as they lie.
 """
 from numba import njit
 
