@@ -26,9 +26,10 @@ SUPPORT = Path(__file__).parent / "support"
 README = ROOT / "README.md"
 # the units of compiling the tests need, the largest first: the engine's entry points (one unit:
 # record_game, play_out and run_phase reuse, in the same process, the game loop and the phases
-# run_games compiled), and each policy's decide, search's after the engine's play_out ("README":
-# the README's example policy)
-COMPILED = ("engine", "expert", "greedy", "search:2", "random", "passive",
+# run_games compiled), and each policy's decide ("README": the README's example policy); search's
+# with the clairvoyant reference's (search's decide, handed more), which reuses in the same process
+# what search's compiled (in another, it would compile it all again: about a minute)
+COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2"), "random", "passive",
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)
@@ -67,7 +68,7 @@ def readme_policy(tmp_path):
 def compile_unit(unit, directory):
     """Compile (or load from the cache) one unit of COMPILED: the engine's entry points (with random,
     on one solo game, play_out on a game that is over, run_phase on a phase number that runs
-    nothing), or a policy's decide."""
+    nothing), or policies' decide (a tuple: one after the other, in one process)."""
     layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
     rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
     run = engine.runner(load_policy("random"))
@@ -78,7 +79,8 @@ def compile_unit(unit, directory):
         run.engine.play_out(g, rng, run.address, np.int64(0))
         run.run_phase(g, rng, np.int64(-1), np.int64(0))
     else:
-        engine.runner(load_policy(str(save_readme_policy(directory)) if unit == "README" else unit)).address
+        for name in unit if isinstance(unit, tuple) else (unit,):
+            engine.runner(load_policy(str(save_readme_policy(directory)) if name == "README" else name)).address
 
 
 @pytest.fixture(scope="session", autouse=True)
