@@ -6,9 +6,9 @@ fisim writes small modules into its cache directory, which Numba caches and comp
   specialised (`specialise`) to call the policy whose compiled entry the game array points to
   (fisim.rules.policy_call), with the entry points run_games (bulk play), record_game (a
   transcript), play_out (a game continued: rollouts) and run_phase (rule tests);
-- per policy (`policy_<name>_<key>.py`), its decide behind that entry, handed pub (or, for a
-  built-in clairvoyant reference only, the game array through the hidden piles: policies.sees_decks):
-  a new or edited policy compiles only its own code.
+- per policy (`policy_<name>_<key>.py`), its decide behind that entry, handed pub (or, as
+  `seer_<name>_<key>.py`, for a built-in clairvoyant reference only, the game array through the
+  hidden piles: policies.sees_decks): a new or edited policy compiles only its own code.
 A policy that plays games on with another inside its decisions (search plays expert) calls the
 engine's play_out with that policy's entry, which it finds by a symbol (`exported`).
 A file's name carries a hash of the sources it compiles and of the Numba version, so any change

@@ -26,8 +26,9 @@ assert HANDED >= OPTS and HANDED >= MEM + MEM_SIZE      # the options and the hi
 
 @njit(inline="always")
 def handed(g, streams, n, seen):
-    """What a policy's decide is handed at a decision of game array g: pub (g up to `seen`,
-    read-only: turn.SEEN), the n options, its memory and its random stream."""
+    """What a policy's decide is handed at a decision of game array g: pub (g's first `seen` ints,
+    read-only: P_SIZE, or SEEN_DECKS for the clairvoyant reference), the n options, its memory
+    and its random stream."""
     return read_only(g[:seen]), g[OPTS:OPTS + n], g[MEM:MEM + MEM_SIZE], streams[POLICY:POLICY + 1]
 
 

@@ -121,8 +121,6 @@ from fisim.rules.state import (
 MAX_TURNS = 10_000
 
 
-
-
 def ask(g, rng, kind, decider):
     """The option chosen at a decision, or -1 after an illegal choice. A Helicopter Lift's
     destination is a decision of its own (docs/model.md): for a LIFT chosen, the LIFT_DEST
