@@ -97,8 +97,9 @@ def test_a_game_is_the_same_whichever_batch_it_is_played_in():
 
 @pytest.mark.parametrize("name", ["random", "expert"])
 def test_bulk_runner_plays_the_games_the_recorder_plays(name):
-    """run_games is compiled inlined, on arrays without reference counts; record_game (which the
-    golden transcripts and the reference cross-check use) plainly. Both must play the same games."""
+    """run_games plays blocks of games into result rows; record_game (which the golden transcripts
+    and the reference cross-check use) one game in the caller's array, with its transcript. Both
+    entry points call the same compiled game loop, and must play the same games."""
     layout, pol = builtin_layout("skull-island"), load_policy(name)
     statuses = []
     for config in (GameConfig(players=2, level="novice"), GameConfig(players=4, level="elite", switches={"heli-all"})):
