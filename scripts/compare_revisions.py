@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A change to the engine or a policy, measured against the revision before it: whether both play
+the same games (result rows identical, game for game, over eight settings) and how fast each plays,
+in alternated rounds on the same seeds (a benchmark, not a test).
+
+Single benchmark runs on a shared machine drift by up to a third from one run to the next, more
+than most changes; rounds that run the two revisions back to back, in turn first, and the median
+of their ratios, measure the change. Each revision runs from its own git worktree and compile
+cache, in fresh processes.
+
+    python scripts/compare_revisions.py BASE [NEW] [--policies random:100000,expert:4000]
+                                        [--rounds 6] [--rows-games 500]
+
+NEW defaults to the working tree as it is (uncommitted changes included).
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ROWS = r"""
+import sys, numpy as np
+from fisim import engine
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from policies import load_policy
+policy, games = load_policy(sys.argv[1]), int(sys.argv[2])
+np.save(sys.argv[3], np.concatenate([
+    engine.play_batch(builtin_layout(layout), GameConfig(players=players, level=level), policy, 7, 0, games, threads=1)
+    for layout in ("standard", "skull-island") for players in (2, 4) for level in ("novice", "legendary")]))
+"""
+
+RATE = r"""
+import sys, time
+from fisim import engine
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from policies import load_policy
+policy, games, seed = load_policy(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
+engine.play_batch(layout, config, policy, 0, 0, 10, threads=1)       # compiled or loaded first
+start = time.perf_counter()
+engine.play_batch(layout, config, policy, seed, 0, games, threads=1)
+print(games / (time.perf_counter() - start))
+"""
+
+
+def child(tree, cache, code, *args):
+    """Run `code` in a fresh process that imports fisim and the policies from `tree`."""
+    env = dict(os.environ, PYTHONPATH=str(tree), FISIM_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env, cwd=tree,
+                          capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"compare_revisions: a run in {tree} failed:\n{done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="the revision before the change (anything git rev-parse takes)")
+    parser.add_argument("new", nargs="?", help="the revision with it (default: the working tree)")
+    parser.add_argument("--policies", default="random:100000,expert:4000",
+                        help="policy:games per timed run, comma-separated")
+    parser.add_argument("--rounds", type=int, default=6, help="alternated rounds of timed runs")
+    parser.add_argument("--rows-games", type=int, default=500, help="games per setting in the rows check (0: skip)")
+    args = parser.parse_args()
+    policies = [p.rpartition(":") for p in args.policies.split(",")]
+    if not all(name and games.isdigit() for name, _, games in policies):
+        parser.error(f"--policies takes policy:games, comma-separated (random:100000,search:8:200), "
+                     f"not {args.policies!r}")
+    policies = [(name, int(games)) for name, _, games in policies]
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp, trees = Path(tmp), {}
+        try:
+            for label, rev in (("base", args.base), ("new", args.new)):
+                trees[label] = ROOT if rev is None else worktree(rev, tmp / label)
+            print(f"base {args.base}, new {args.new or 'the working tree'}; timed runs on 1 thread, standard "
+                  f"island, 3 players, normal")
+            compare(trees, tmp, policies, args.rounds, args.rows_games)
+        finally:
+            for tree in trees.values():
+                if tree != ROOT:
+                    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
+
+
+def worktree(rev, path):
+    """A checkout of revision `rev` at `path` (git worktree, detached)."""
+    done = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path), rev],
+                          capture_output=True, text=True)
+    if done.returncode:         # a revision git does not know: bad input
+        print(f"compare_revisions: no checkout of {rev!r}: {done.stderr.strip()}", file=sys.stderr)
+        sys.exit(2)
+    return path
+
+
+def compare(trees, tmp, policies, rounds, rows_games):
+    caches = {label: tmp / f"cache-{label}" for label in trees}
+    for name, games in policies:
+        if rows_games:
+            files = {label: tmp / f"{label}.npy" for label in trees}
+            for label, tree in trees.items():
+                child(tree, caches[label], ROWS, name, rows_games, files[label])
+            same = files["base"].read_bytes() == files["new"].read_bytes()
+            print(f"{name}: rows of {8 * rows_games:,} games over 8 settings {'identical' if same else 'DIFFER'}")
+        ratios, rates = [], {label: [] for label in trees}
+        for r in range(rounds):
+            for label in ("base", "new") if r % 2 == 0 else ("new", "base"):
+                rates[label].append(float(child(trees[label], caches[label], RATE, name, games, 1 + r)))
+            ratios.append(rates["new"][-1] / rates["base"][-1])
+        print(f"{name}: new/base speed {statistics.median(ratios):.3f}, the median of {rounds} rounds "
+              f"({', '.join(f'{x:.3f}' for x in ratios)}); games/s base {statistics.median(rates['base']):,.0f}, "
+              f"new {statistics.median(rates['new']):,.0f}")
+
+
+if __name__ == "__main__":
+    main()
