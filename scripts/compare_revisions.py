@@ -15,6 +15,7 @@ NEW defaults to the working tree as it is (uncommitted changes included).
 """
 import argparse
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -74,6 +75,7 @@ def main():
         parser.error(f"--policies takes policy:games, comma-separated (random:100000,search:8:200), "
                      f"not {args.policies!r}")
     policies = [(name, int(games)) for name, _, games in policies]
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # stopped: still remove the worktrees
     with tempfile.TemporaryDirectory() as tmp:
         tmp, trees = Path(tmp), {}
         try:
