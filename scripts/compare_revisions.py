@@ -11,7 +11,8 @@ cache, in fresh processes.
     python scripts/compare_revisions.py BASE [NEW] [--policies random:100000,expert:4000]
                                         [--rounds 6] [--rows-games 500]
 
-NEW defaults to the working tree as it is (uncommitted changes included).
+NEW defaults to the working tree as it is (uncommitted changes included): leave it alone until
+the comparison ends, since every run imports it afresh.
 """
 import argparse
 import os
