@@ -69,10 +69,10 @@ def compile_unit(unit, directory):
     """Compile (or load from the cache) one unit of COMPILED: the engine's entry points (with random,
     on one solo game, play_out on a game that is over, run_phase on a phase number that runs
     nothing), or policies' decide (a tuple: one after the other, in one process)."""
-    layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
-    rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
-    run = engine.runner(load_policy("random"))
     if unit == "engine":
+        layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
+        rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
+        run = engine.runner(load_policy("random"))
         engine.play_batch(layout, config, run.policy, 0, 0, 1)
         engine.record(layout, config, run.policy, 0, 0)
         g[st.P_STATUS] = st.WON
