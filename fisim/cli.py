@@ -82,9 +82,8 @@ def _setting_options(f):
 
 def _checked(level, players, team, layout, policy, rules):
     """Validate a setting up front; raise UserError with the one-line reason."""
-    from fisim.rules.config import ConfigError, parse_level
+    from fisim.rules.config import ConfigError, make_config, parse_level
     from fisim.rules.layouts import LayoutError, load_layout
-    from fisim.simulation import make_config
     from policies import PolicyError, load_policy
     try:
         config = make_config(parse_level(level), players, team, rules)
@@ -294,12 +293,6 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         raise UserError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
     target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     limit = target.get("games", max_games)
-    from fisim.store import chunk_count
-    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
-        raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
-                        "chunks; play fewer games or raise --chunk-games")
-    if not (scheduler or dask_local):
-        _check_threads(threads)
     try:
         rule_variants = grid.with_axes(grid.parse_rules(rules_text), grid.parse_sets(sets))
         solo = any("solo" in r for r in rule_variants)
@@ -308,6 +301,12 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                             grid.parse_policies(policies_text or DEFAULT), rule_variants)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
+    from fisim.store import chunk_count  # (it loads pandas: after the quick checks)
+    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
+        raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
+                        "chunks; play fewer games or raise --chunk-games")
+    if not (scheduler or dask_local):
+        _check_threads(threads)
     from fisim.sweep import format_table
     frame = _run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
     click.echo(format_table(frame))

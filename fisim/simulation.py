@@ -16,7 +16,7 @@ from pandas.api.types import union_categoricals
 from fisim.errors import EngineError
 from fisim.files import atomic_write
 from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
-from fisim.rules.config import RULES_VERSION, ConfigError, GameConfig, level_order, split_rules
+from fisim.rules.config import RULES_VERSION, ConfigError, level_order, make_config
 from fisim.rules.constants import LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.layouts import load_layout
 from fisim.rules.state import (
@@ -59,17 +59,6 @@ GAMES_SCHEMA = pa.schema([
     ("level", pa.dictionary(pa.int32(), pa.string(), ordered=True)), ("policy", _TEXT), ("rules", _TEXT),
     ("variant", _TEXT), *[(key, _TEXT if key == "meter" else pa.int8()) for key in PARAMETERS],
 ])
-
-
-def make_config(level="normal", players=3, team=None, rules=(), first=None):
-    """A validated GameConfig from command-line style arguments (`rules` may include 'official' and
-    one variant file)."""
-    switches, variant = split_rules(rules)
-    if isinstance(team, str):
-        from fisim.rules.config import parse_team
-        team = parse_team(team)
-    return GameConfig(players=players, level=level, team=team, first=first, switches=switches,
-                      variant=variant).validate()
 
 
 class Setting:

@@ -502,7 +502,7 @@ def test_a_missing_variant_file_and_two_files_in_one_setting_are_one_line(tmp_pa
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_any_variant_file_is_accepted_or_refused_in_one_line(tmp_path_factory, data):
     """Whatever a TOML file holds, loading it as a setting gives a playable config or one line."""
-    from fisim.simulation import make_config
+    from fisim.rules.config import make_config
     path = tmp_path_factory.mktemp("variant") / "any.toml"
     path.write_text("".join(f"{key} = {json.dumps(value)}\n" for key, value in data.items()))
     try:

@@ -15,12 +15,12 @@ import pytest
 from fisim import engine
 from fisim.rules import state as st
 from fisim.rules import view
-from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS
+from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS, make_config
 from fisim.rules.constants import FOOLS_LANDING, N_HAND_KINDS, N_KINDS, N_TILES, N_TREASURES
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.options import DECISION_NAMES
 from fisim.rules.rng import N_STREAMS
-from fisim.simulation import make_config, simulate
+from fisim.simulation import simulate
 from policies import load_policy
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,9 +6,9 @@ import pytest
 from fisim import engine
 from fisim.rules import config as cf
 from fisim.rules import state as st
+from fisim.rules.config import make_config
 from fisim.rules.layouts import load_layout
 from fisim.rules.schema import ACTION, PLAY, SETUP, Layout
-from fisim.simulation import make_config
 from policies import load_policy
 
 

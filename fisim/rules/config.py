@@ -254,6 +254,16 @@ class GameConfig:
         return a
 
 
+def make_config(level="normal", players=3, team=None, rules=(), first=None):
+    """A validated GameConfig from command-line style arguments (`rules` may include 'official' and
+    one variant file)."""
+    switches, variant = split_rules(rules)
+    if isinstance(team, str):
+        team = parse_team(team)
+    return GameConfig(players=players, level=level, team=team, first=first, switches=switches,
+                      variant=variant).validate()
+
+
 def rules_label(switches, variant):
     """'official', or the switches, sorted, then the variant's name, joined by '+'."""
     return "+".join([*sorted(switches), *([variant.name] if variant else [])]) or "official"
