@@ -52,6 +52,12 @@ def refused(result, *words, code=2):
     return lines[0]
 
 
+def cpu_seconds(pid):
+    """The processor time a running process has used (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def chunk_files(store):
     return sorted((Path(store) / "chunks").glob("*.parquet"))
 
@@ -354,7 +360,10 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, str(FISIM), "simulate", "--players", "4",
                              "--policy", misbehaving, "--games", "10", "--threads", "1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(15)
+    # a cached start uses under 2 s of processor time: past 5 s, the child is in the policy's loop
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and cpu_seconds(proc.pid) < 5:
+        time.sleep(0.1)
     assert proc.poll() is None, "with 4 players the policy never returns"
     proc.send_signal(signal.SIGINT)
     try:    # a stuck process never exits; a minute leaves room for a start-up slowed by a busy machine
