@@ -68,6 +68,19 @@ def test_bad_input_gives_one_line_and_exit_2_and_writes_nothing(tmp_path, args, 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args", [
+    ["simulate", "--level", "hard"], ["simulate", "--team", "diver,diver,pilot"], ["simulate", "--rules", "house"],
+    ["sweep", "--levels", "novice..hard"], ["sweep", "--players", "5"], ["sweep", "--policies", "genius"],
+])
+def test_a_bad_setting_is_refused_before_pandas_or_numba_is_loaded(args):
+    """A mistyped setting is answered at once: the command checks it before it loads the heavy
+    modules (a quarter of a second against more than one)."""
+    probe = ("import sys\nfrom fisim.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n"
+             "    print(exc.code, sorted({'pandas', 'numba'} & set(sys.modules)))")
+    r = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=120)
+    assert r.stdout.split() == ["2", "[]"], (r.stdout, r.stderr)
+
+
 def test_new_rule_switches_combine_with_the_others_in_simulate_and_sweep(tmp_path):
     """Every switch is accepted alone and with the others (one of each incompatible pair); a sweep
     refuses an incompatible pair in one line, before writing anything."""
