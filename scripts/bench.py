@@ -43,19 +43,65 @@ print(json.dumps({"ready_s": ready, "rates": rates,
 """
 
 
-# expert deciding every decision twice (the same choice): the second call costs expert's own time,
-# so an expert game's engine time is 2 x time(expert) - time(twice)
-TWICE = """
-from numba import njit
-from policies.expert import decide as expert_decide
-NAME = "expert-twice"
+# the engine's own time on expert's games: expert's recorded choices played back by a policy that
+# costs nothing (REPLAY), on one thread, so that the games are played in order; the rows must equal
+# expert's
+SPLIT = r"""
+import json, os, sys, time
+import numpy as np
+from fisim import engine
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from policies import load_policy
+games, repeats, folder, template = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
+expert = load_policy("expert")
+choices = [0]
+for game in range(games):
+    choices += [i for *_, i in engine.record(layout, config, expert, 1, game, decisions=True).decisions]
+script = np.array(choices, np.int32)
+path = os.path.join(folder, "replay.py")
+with open(path, "w") as f:
+    f.write(template.format(address=script.ctypes.data, size=len(script)))
+replay = load_policy(path)
+for policy in (expert, replay):            # compiled before they are timed
+    engine.play_batch(layout, config, policy, 1, 0, 1, threads=1)
+times = {"expert": [], "replay": []}
+for r in range(repeats):
+    for name, policy in (("expert", expert), ("replay", replay))[::1 if r % 2 == 0 else -1]:
+        script[0] = 0
+        t = time.perf_counter()
+        rows = engine.play_batch(layout, config, policy, 1, 0, games, threads=1)
+        times[name].append((time.perf_counter() - t) / games * 1e6)
+        if name == "expert":
+            expected = rows
+        else:
+            played, replayed = script[0], rows
+    assert played == len(script) - 1 and (replayed == expected).all(), "the replay is not expert's games"
+print(json.dumps(times))
+"""
+REPLAY = '''
+"""expert's recorded choices played back: ADDRESS holds int32 [choices played, choice, choice, ...]."""
+from numba import carray, njit, types
+from numba.extending import intrinsic
+NAME = "replay"
+ADDRESS = {address}
+SIZE = {size}
+
+
+@intrinsic
+def _pointer(typingctx, address):
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+    return types.CPointer(types.int32)(address), codegen
 
 
 @njit
 def decide(pub, options, n, mem, rng):
-    expert_decide(pub, options, n, mem, rng)
-    return expert_decide(pub, options, n, mem, rng)
-"""
+    script = carray(_pointer(ADDRESS), (SIZE,))
+    script[0] += 1
+    return script[script[0]]
+'''
 
 # a policy that compiles in no time: the first run of the benchmark compiles the engine with it
 FIRST = """
@@ -118,28 +164,24 @@ def main():
             print(f"{policy:>8}: 1 thread {one:>10,.0f} games/s | 2 threads {two:>10,.0f} games/s "
                   f"({two / 2:,.0f} per core) | first run with the engine compiled {alone['ready_s']:.1f} s, "
                   f"cached {warm['ready_s']:.2f} s | peak memory {warm['peak_rss_mib']:.0f} MiB")
-    if args.split_games:
-        engine_split(args.split_games, args.repeats)
+        if args.split_games:
+            engine_split(args.split_games, args.repeats, tmp, cache)
     if not args.no_sweep:
         bench_sweeps(args.big_sweep_games)
 
 
-def engine_split(games, repeats):
-    """Per expert game (1 thread): the engine's time and expert's own, the medians over `repeats`
-    pairs of runs, expert then expert-twice (a pair is measured close together: this machine's
-    speed drifts more between runs than the difference measured)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        twice = os.path.join(tmp, "expert_twice.py")
-        with open(twice, "w") as f:
-            f.write(TWICE)
-        cache = os.path.join(tmp, "cache")
-        pairs = []
-        for _ in range(repeats):
-            one, two = (1e6 / run_child(name, games, 1, cache)["rates"]["1"][0] for name in ("expert", twice))
-            pairs.append((one, two - one, 2 * one - two))
-    one, own, engine = (statistics.median(values) for values in zip(*pairs))
-    print(f"an expert game (1 thread, median of {repeats} pairs): {one:.0f} us = expert's decisions "
-          f"{own:.0f} us + the engine {engine:.0f} us")
+def engine_split(games, repeats, folder, cache):
+    """Per expert game (1 thread): the engine's time (expert's choices played back at no cost, the
+    same games) and expert's own decisions (the rest), medians over `repeats` alternated runs of
+    each in one process."""
+    out = subprocess.run([sys.executable, "-c", SPLIT, str(games), str(repeats), folder, REPLAY],
+                         env=dict(os.environ, FISIM_CACHE_DIR=cache), check=True, capture_output=True,
+                         text=True).stdout
+    times = json.loads(out.strip().splitlines()[-1])
+    game, engine = statistics.median(times["expert"]), statistics.median(times["replay"])
+    print(f"an expert game (1 thread, {games:,} games, median of {repeats} alternated runs): {game:.0f} us = "
+          f"the engine {engine:.0f} us (expert's choices played back at no cost) + expert's decisions "
+          f"{game - engine:.0f} us")
 
 
 def run_sweep_command(extra, out, cache=None):
