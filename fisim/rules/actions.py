@@ -195,26 +195,40 @@ def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
 
 
 @njit(inline="always")
-def _add_heli(pub, opts, n, holder, rescue_seat, sunk):
-    """R-SPECIAL-HELI plays by `holder` (LIFT holder seats, one per group of pawns on one cell
-    that has somewhere to go); with rescue_seat >= 0 only those lifting it off `sunk`."""
+def _lift_groups(pub, rescue_seat, sunk):
+    """R-SPECIAL-HELI: the groups a Helicopter Lift may carry, as a bitmask with bit m set for each
+    seat mask m of pawns on one cell (heli-all: all the pawns of that cell) that has somewhere to
+    go; with rescue_seat >= 0, only the groups lifting it off `sunk`. The same for every holder, so
+    it is worked out once per listing."""
     players = pub[P_PLAYERS]
     heli_all = pub[P_CFG + C_HELI_ALL] != 0
+    mates = 0           # 4 bits per seat: the seats whose pawns share its cell
+    for s in range(players):
+        for q in range(players):
+            if pub[P_POS + q] == pub[P_POS + s]:
+                mates |= 1 << (4 * s + q)
+    groups = 0
     for m in range(1, 1 << players):
-        src = pub[P_POS + low_bit(m)]
-        on_src = 0
-        for s in range(players):
-            if pub[P_POS + s] == src:
-                on_src |= 1 << s
+        first = low_bit(m)
+        on_src = (mates >> (4 * first)) & 15
         if m & ~on_src:
             continue
         if heli_all and m != on_src:
             continue
-        if rescue_seat >= 0 and (src != sunk or not (m >> rescue_seat) & 1):
+        if rescue_seat >= 0 and (pub[P_POS + first] != sunk or not (m >> rescue_seat) & 1):
             continue
         if lift_destinations(pub, m):
-            opts[n] = code(LIFT, holder, m)
-            n += 1
+            groups |= 1 << m
+    return groups
+
+
+@njit(inline="always")
+def _add_heli(opts, n, holder, groups):
+    """R-SPECIAL-HELI plays by `holder`: LIFT holder seats, one per group of `_lift_groups`."""
+    while groups:
+        opts[n] = code(LIFT, holder, low_bit(groups))
+        n += 1
+        groups &= groups - 1
     return n
 
 
@@ -230,9 +244,12 @@ def _add_specials(pub, opts, n, only_seat):
     """R-SPECIAL-1: Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0),
     at any decision that offers them, costing no action."""
     players = pub[P_PLAYERS]
+    groups = -1
     for h in range(players):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, HELI)] > 0:
-            n = _add_heli(pub, opts, n, h, -1, -1)
+            if groups < 0:
+                groups = _lift_groups(pub, -1, -1)
+            n = _add_heli(opts, n, h, groups)
     for h in range(players):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, SAND)] > 0:
             n = _add_cells(opts, n, SANDBAG, h, pub[P_FLOODED], True)
@@ -321,9 +338,12 @@ def list_options(pub, out, at):
 def _add_heli_rescues(pub, opts, n, seat, sunk):
     """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
     if pub[P_CFG + C_NO_HELI_RESCUE] == 0:
+        groups = -1
         for h in range(pub[P_PLAYERS]):
             if pub[hand_at(h, HELI)] > 0:
-                n = _add_heli(pub, opts, n, h, seat, sunk)
+                if groups < 0:
+                    groups = _lift_groups(pub, seat, sunk)
+                n = _add_heli(opts, n, h, groups)
     return n
 
 
