@@ -223,12 +223,19 @@ def _lift_groups(pub, rescue_seat, sunk):
 
 
 @njit(inline="always")
-def _add_heli(opts, n, holder, groups):
-    """R-SPECIAL-HELI plays by `holder`: LIFT holder seats, one per group of `_lift_groups`."""
-    while groups:
-        opts[n] = code(LIFT, holder, low_bit(groups))
-        n += 1
-        groups &= groups - 1
+def _add_heli(pub, opts, n, only_seat, rescue_seat, sunk):
+    """R-SPECIAL-HELI plays by every holder (or by `only_seat` if >= 0): LIFT holder seats, one per
+    group of `_lift_groups` (with rescue_seat >= 0, those lifting it off `sunk`)."""
+    groups = -1
+    for h in range(pub[P_PLAYERS]):
+        if (only_seat < 0 or h == only_seat) and pub[hand_at(h, HELI)] > 0:
+            if groups < 0:
+                groups = _lift_groups(pub, rescue_seat, sunk)
+            m = groups
+            while m:
+                opts[n] = code(LIFT, h, low_bit(m))
+                n += 1
+                m &= m - 1
     return n
 
 
@@ -243,14 +250,8 @@ def lift_destinations(pub, seats):
 def _add_specials(pub, opts, n, only_seat):
     """R-SPECIAL-1: Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0),
     at any decision that offers them, costing no action."""
-    players = pub[P_PLAYERS]
-    groups = -1
-    for h in range(players):
-        if (only_seat < 0 or h == only_seat) and pub[hand_at(h, HELI)] > 0:
-            if groups < 0:
-                groups = _lift_groups(pub, -1, -1)
-            n = _add_heli(opts, n, h, groups)
-    for h in range(players):
+    n = _add_heli(pub, opts, n, only_seat, -1, -1)
+    for h in range(pub[P_PLAYERS]):
         if (only_seat < 0 or h == only_seat) and pub[hand_at(h, SAND)] > 0:
             n = _add_cells(opts, n, SANDBAG, h, pub[P_FLOODED], True)
     return n
@@ -338,12 +339,7 @@ def list_options(pub, out, at):
 def _add_heli_rescues(pub, opts, n, seat, sunk):
     """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
     if pub[P_CFG + C_NO_HELI_RESCUE] == 0:
-        groups = -1
-        for h in range(pub[P_PLAYERS]):
-            if pub[hand_at(h, HELI)] > 0:
-                if groups < 0:
-                    groups = _lift_groups(pub, seat, sunk)
-                n = _add_heli(opts, n, h, groups)
+        n = _add_heli(pub, opts, n, -1, seat, sunk)
     return n
 
 
