@@ -4,6 +4,8 @@ exit status 2; results go to stdout or to a file written whole."""
 import logging
 import os
 import sys
+import threading
+import time
 
 import click
 
@@ -122,10 +124,36 @@ def cli():
 class _Notices(logging.Handler):
     """The library's INFO messages (a first run's compile) as `fisim: ...` lines on stderr, when
     it is a terminal (like the progress bars: output piped to a file or a program stays as it
-    was)."""
+    was). A compile (records with `compiling` set) is one line whose elapsed time ticks until the
+    compile ends."""
+
+    def __init__(self):
+        super().__init__()
+        self._ticking = None
 
     def emit(self, record):
-        click.echo(f"fisim: {record.getMessage()}", err=True)
+        compiling = getattr(record, "compiling", None)
+        if compiling is None:
+            click.echo(f"fisim: {record.getMessage()}", err=True)
+        elif compiling:
+            stop = threading.Event()
+            ticker = threading.Thread(target=self._tick, args=(record.getMessage(), time.monotonic(), stop),
+                                      daemon=True)
+            ticker.start()
+            self._ticking = stop, ticker
+        else:
+            if self._ticking:
+                self._ticking[0].set()
+                self._ticking[1].join()
+                self._ticking = None
+            click.echo(f"\r\033[Kfisim: {record.getMessage()}", err=True)
+
+    @staticmethod
+    def _tick(message, start, stop):
+        while not stop.is_set():
+            elapsed = int(time.monotonic() - start)
+            click.echo(f"\r\033[Kfisim: {message} {elapsed // 60}:{elapsed % 60:02d}", err=True, nl=False)
+            stop.wait(1)
 
 
 @cli.command()
@@ -147,10 +175,12 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     _check_threads(threads)
     _check_format(fmt, TABLE_FORMATS)
     _checked(level, players, team, layout, policy, rules)
+    from fisim.engine import prepare
     from fisim.simulation import EngineError, Setting, Tally, write_games
     setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
     tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000 and not quiet
+    prepare([setting.policy])       # a first run compiles here: the bar counts games only
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
         chunks = setting.play_chunks(games, threads, progress=bar.update, tally=tally)
         try:
@@ -466,9 +496,10 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
     store's table of cells."""
     from fisim.simulation import EngineError
     from fisim.store import StoreError
-    from fisim.sweep import BackendError, DaskBackend, LocalBackend, run_sweep
+    from fisim.sweep import BackendError, DaskBackend, LocalBackend, run_sweep, warm
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
+    warm(cells)     # a first run compiles here: the bar and its ETA count games only
     from tqdm import tqdm
     with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
               desc=f"0/{len(cells)} cells") as bar:

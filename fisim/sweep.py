@@ -141,12 +141,11 @@ def _first_line(exc):
 
 
 def warm(cells):
-    """Compile each policy's runner once here, before chunks fan out to worker processes."""
-    from fisim import engine
+    """Compile what the cells' policies need (at once: fisim.jit.runners.prepare) before chunks fan
+    out to threads or worker processes."""
+    from fisim.jit.runners import prepare
     from policies import load_policy
-    for name in sorted({c.policy for c in cells}):
-        cell = next(c for c in cells if c.policy == name)
-        engine.play_batch(load_layout(cell.layout), cell.config, load_policy(name), 0, 0, 1, threads=1)
+    prepare([load_policy(name) for name in sorted({c.policy for c in cells})])
 
 
 def _progress_of(records, target, chunk_games):

@@ -9,7 +9,7 @@ only this built-in module, never a policy file), and its rollouts play the piles
 and search:N differ in one thing, the deal of the hidden piles, and the gap between them on the
 same deals is what knowing the order of the cards is worth to this search.
 """
-from policies.search import CANDIDATES, LOOK, MIN_NET, Z, decide  # noqa: F401  (the same search)
+from policies.search import CANDIDATES, LOOK, MIN_NET, PLAYS, Z, decide  # noqa: F401  (the same search)
 
 NAME = "clairvoyant"
 VERSION = 1

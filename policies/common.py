@@ -5,8 +5,9 @@ Everything here reads only the public record `pub` (R-INFO): the island, the han
 sizes and contents as counts, and which flood cards a Waters Rise! put back on top (P_FLAYER).
 """
 import numpy as np
-from numba import njit
 
+from fisim.jit.intrinsics import stack_empty
+from fisim.jit.modes import compiled
 from fisim.rules.actions import dive_through
 from fisim.rules.actions import spread as spread_orth
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
@@ -31,7 +32,6 @@ from fisim.rules.state import (
     hand_at,
     low_bit,
     orth,
-    stack_empty,
 )
 from fisim.rules.state import popcount as bitcount
 from fisim.rules.view import flood_draw_mask, skull
@@ -49,7 +49,7 @@ FL_ACCESS = 240.0     # a tile next to Fools' Landing, shared among its neighbou
 TEMPLE_ACCESS = 90.0  # a tile next to a temple still needed, shared among its neighbours
 
 
-@njit(inline="always")
+@compiled
 def spread_all(pub, cells):
     """Orthogonal and diagonal neighbours of `cells` (the Explorer's step)."""
     out = 0
@@ -60,7 +60,7 @@ def spread_all(pub, cells):
     return out
 
 
-@njit
+@compiled
 def field(pub, targets, role, out):
     """out[c] = the fewest actions a pawn of `role` on cell c needs to stand on one of `targets`
     (R-ACT-MOVE; Explorer diagonal, Diver through flooded/sunk cells as the switches allow; the
@@ -95,7 +95,7 @@ def field(pub, targets, role, out):
         d += 1
 
 
-@njit(inline="always")
+@compiled
 def shore_set(pub, cell, role):
     """The cells from which `role` can shore up `cell` (R-ACT-SHORE; Explorer diagonal too)."""
     m = orth(pub, cell) | (1 << cell)
@@ -104,7 +104,7 @@ def shore_set(pub, cell, role):
     return m & pub[P_EXISTS]
 
 
-@njit(inline="always")
+@compiled
 def flood_count(pub, level):
     """Flood cards drawn at a water level; at the skull and above, those of the position below it."""
     top = skull(pub) - 1
@@ -113,12 +113,12 @@ def flood_count(pub, level):
     return pub[P_CFG + C_FLOODS + level]
 
 
-@njit(inline="always")
+@compiled
 def hand_limit(pub):
     return pub[P_CFG + C_HAND_LIMIT]
 
 
-@njit
+@compiled
 def team_count(pub, kind):
     n = 0
     for s in range(pub[P_PLAYERS]):
@@ -126,7 +126,7 @@ def team_count(pub, kind):
     return n
 
 
-@njit
+@compiled
 def p_waters_rise(pub):
     """Probability that the next two treasure cards include a Waters Rise! (from the counts)."""
     n = pub[P_TDRAW_N]
@@ -139,7 +139,7 @@ def p_waters_rise(pub):
     return 1.0 - safe
 
 
-@njit
+@compiled
 def pile_layers(pub, tops):
     """For the cards in the flood draw pile (sunk tiles' too under switch sunk-card-stays),
     tops[0] = the highest layer present (0: none), tops[1] = cards in that layer, tops[2] = cards
@@ -162,7 +162,7 @@ def pile_layers(pub, tops):
     tops[2] = layered
 
 
-@njit
+@compiled
 def next_card_prob(pub, tile, tops):
     """Probability that the next flood card drawn is `tile`'s (0 if it is in the discard)."""
     if (pub[P_FDISC] >> tile) & 1:
@@ -177,7 +177,7 @@ def next_card_prob(pub, tile, tops):
     return 1.0 / n
 
 
-@njit
+@compiled
 def sink_risk(pub, risk, with_draw):
     """risk[c] for each flooded cell c: the probability that its flood card is drawn in the coming
     flood phase (so that it sinks), after the treasure draw if `with_draw` (a Waters Rise! puts
@@ -235,7 +235,7 @@ def sink_risk(pub, risk, with_draw):
             risk[c] = (1.0 - pwr) * p0 + pwr * p1
 
 
-@njit
+@compiled
 def tile_importance(pub, cell, captured, base):
     """How much the team loses if the tile on `cell` sinks: the game for Fools' Landing or the
     last temple of an uncaptured treasure (R-LOSE), a lot for a temple whose twin is flooded, less
@@ -266,7 +266,7 @@ def tile_importance(pub, cell, captured, base):
     return v
 
 
-@njit
+@compiled
 def best_flooded(pub, captured):
     """The flooded cell that matters most (importance), or -1."""
     flooded = pub[P_FLOODED] & pub[P_EXISTS]
@@ -281,18 +281,18 @@ def best_flooded(pub, captured):
     return best
 
 
-@njit
+@compiled
 def temples_mask(pub, t):
     """Existing cells of treasure t's two temples."""
     return ((1 << pub[P_CELL_OF + 2 * t]) | (1 << pub[P_CELL_OF + 2 * t + 1])) & pub[P_EXISTS]
 
 
-@njit
+@compiled
 def fools_cell(pub):
     return pub[P_CELL_OF + FOOLS_LANDING]
 
 
-@njit
+@compiled
 def collector(pub, t):
     """The seat holding the most cards of treasure t (the lowest seat on ties)."""
     best = 0
@@ -305,7 +305,7 @@ def collector(pub, t):
     return best
 
 
-@njit
+@compiled
 def offers(options, n, kind):
     """Whether any of the n options is of type `kind` (fisim.rules.options)."""
     for i in range(n):
@@ -314,7 +314,7 @@ def offers(options, n, kind):
     return False
 
 
-@njit
+@compiled
 def pilot_cap(pub, seat, d, flight_used):
     """The Pilot reaches any tile in one action while his flight is unused (R-ROLE-PILOT)."""
     if pub[P_ROLE + seat] == PILOT and not flight_used and d > 1:
@@ -324,7 +324,7 @@ def pilot_cap(pub, seat, d, flight_used):
 
 # --- Helicopter Lifts, chosen in two steps (docs/model.md) ---
 
-@njit(inline="always")
+@compiled
 def lift_chosen(mem, i, dest):
     """i, the index of the LIFT option chosen, whose destination `dest` is kept in `mem` for the
     LIFT_DEST decision that follows (remembered_destination)."""
@@ -332,7 +332,7 @@ def lift_chosen(mem, i, dest):
     return i
 
 
-@njit
+@compiled
 def remembered_destination(options, n, mem):
     """At a LIFT_DEST decision: the index of the destination `lift_chosen` kept."""
     for i in range(n):

@@ -23,8 +23,9 @@ Helicopter Lift carries a collector to a temple, a group to Fools' Landing in th
 rescues a pawn that cannot swim. Discards and swims are scored by the same evaluation.
 """
 import numpy as np
-from numba import njit
 
+from fisim.jit.intrinsics import stack_empty
+from fisim.jit.modes import compiled, inlined
 from fisim.rules.actions import apply_action, apply_special, lift_destinations, swim_reach
 from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, PILOT, SAND
 from fisim.rules.options import (
@@ -58,11 +59,10 @@ from fisim.rules.state import (
     P_ROLE,
     P_SIZE,
     P_TILE_AT,
+    copy_into,
     hand_at,
     low_bit,
-    no_refcount,
     restore,
-    stack_empty,
 )
 from fisim.rules.view import capture_cards
 from policies.common import (
@@ -136,7 +136,7 @@ N_ROWS = 12 + K_SHORE
 TABLE_SIZE = N_ROWS * N_CELLS
 
 
-@njit
+@compiled
 def decide(pub, options, n, mem, rng):
     kind = pub[P_DECISION]
     if kind == LIFT_DEST:
@@ -148,7 +148,7 @@ def decide(pub, options, n, mem, rng):
     return _best(pub, options, n, kind, mem)
 
 
-@njit
+@inlined
 def _best(pub, options, n, kind, mem):
     """The option leading to the best-scored position; a Helicopter Lift's destination is kept in
     `mem` for the LIFT_DEST decision that follows."""
@@ -160,7 +160,7 @@ def _best(pub, options, n, kind, mem):
     return lift_chosen(mem, i, d) if d >= 0 else i
 
 
-@njit
+@inlined
 def ranked(pub, options, n, kind, top):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
@@ -173,11 +173,11 @@ def ranked(pub, options, n, kind, top):
     shk = stack_empty(K_SHORE, np.int32)
     nshk = _prepare(pub, kind, risk, imp0, table, shk)
     sp = stack_empty(P_SIZE, np.int32)
-    sp[:] = pub[:P_SIZE]     # (the clairvoyant reference is handed a longer pub)
+    copy_into(sp, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
     return _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk)
 
 
-@no_refcount
+@compiled(counted=False)
 def _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk):
     """ranked's loop over the options, with its tables made (sp: the lookahead copy of pub)."""
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
@@ -197,7 +197,7 @@ def _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk):
     return count
 
 
-@njit(inline="always")
+@compiled
 def _keep(top, count, i, d, v):
     """Put (i, d, v) in its place in the best-first list top[:count]; the new count."""
     k = top.shape[0]
@@ -214,7 +214,7 @@ def _keep(top, count, i, d, v):
     return min(count + 1, k)
 
 
-@njit
+@compiled
 def _prepare(pub, kind, risk, imp0, table, shk):
     """The decision's tables: each cell's sink risk, each flooded cell's importance, and at an
     action the K_SHORE flooded tiles with most at stake (shk) with the active player's distance
@@ -248,13 +248,13 @@ def _prepare(pub, kind, risk, imp0, table, shk):
     return nshk
 
 
-@njit(inline="always")
+@compiled
 def _stake(risk, imp0, c):
     """What flooded cell c of pub puts at stake: its importance times its chance of sinking."""
     return imp0[c] * (risk[c] + BASE_RISK)
 
 
-@njit
+@compiled
 def _lift_targets(pub, seats, kind, has_swim):
     """The destinations worth scoring for a Helicopter Lift of `seats`: at a swim any (unless the
     swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in,
@@ -274,7 +274,7 @@ def _lift_targets(pub, seats, kind, has_swim):
     return m
 
 
-@njit(inline="always")
+@compiled
 def _worth_scoring(c, kind):
     """Whether option c (not a lift) is worth an evaluation: not a Sandbags as an action (windows
     decide those), not drowning (never chosen while anything else is offered)."""
@@ -284,7 +284,7 @@ def _worth_scoring(c, kind):
     return not (t == PASS and kind == SWIM)
 
 
-@no_refcount
+@compiled(counted=False)
 def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk):
     """The evaluation of the position option c leads to (sp: the lookahead copy)."""
     t = otype(c)
@@ -309,7 +309,7 @@ def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk):
 
 # --- the evaluation ---
 
-@njit
+@compiled
 def _cheapest_card(sp, s, players, nheli, nsand):
     """What the team loses when seat s drops its least valuable card (roughly)."""
     caps = sp[P_CAPTURED]
@@ -333,7 +333,7 @@ def _cheapest_card(sp, s, players, nheli, nsand):
     return best
 
 
-@njit(inline="always")
+@inlined
 def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
     """Score of position sp (a modified copy of pub); `potentials`: count what the active player
     can still do with sp[P_ACTIONS_LEFT] actions. imp0[c]: tile_importance of flooded cell c in
@@ -440,7 +440,7 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
     return v
 
 
-@njit(inline="always")
+@compiled
 def _ready_dist(pub, table, have, t, seat, pos):
     role = pub[P_ROLE + seat]
     row = F_READY + t
@@ -450,7 +450,7 @@ def _ready_dist(pub, table, have, t, seat, pos):
     return table[row, pos]
 
 
-@njit(inline="always")
+@compiled
 def _fl_dist(pub, table, have, seat, pos):
     row = F_FL + seat
     if have[row] == 0:
@@ -459,7 +459,7 @@ def _fl_dist(pub, table, have, seat, pos):
     return table[row, pos]
 
 
-@njit(inline="always")
+@compiled
 def _pawn_dist(pub, sp, table, have, s, b):
     """Walking steps between the pawns of seats s and b in position sp."""
     ps = sp[P_POS + s]
@@ -482,7 +482,7 @@ def _pawn_dist(pub, sp, table, have, s, b):
     return table[row, other]
 
 
-@njit(inline="always")
+@compiled
 def _cap_pilot(pub, sp, seat, d, active):
     if pub[P_ROLE + seat] == PILOT and d > 1:
         if seat != active or sp[P_FLIGHT_USED] == 0:
@@ -492,7 +492,7 @@ def _cap_pilot(pub, sp, seat, d, active):
 
 # --- windows ---
 
-@njit
+@compiled
 def _window(pub, options, n):
     """PASS, or a Sandbags on a tile that matters and may be drawn next."""
     first = n                   # Sandbags plays come last in the (ascending) option list

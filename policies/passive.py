@@ -2,8 +2,7 @@
 
 A floor for every difficulty figure: what the island does to a team that does nothing.
 """
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules.options import DROP, END, PASS, SWIM_TO, otype
 from fisim.rules.rng import randbelow
 
@@ -11,7 +10,7 @@ NAME = "passive"
 VERSION = 1
 
 
-@njit
+@compiled
 def _pick_type(options, n, kind, rng):
     """A uniformly random index among the options of one type (they are contiguous)."""
     lo = 0
@@ -23,7 +22,7 @@ def _pick_type(options, n, kind, rng):
     return lo + randbelow(rng, hi - lo)
 
 
-@njit
+@compiled
 def decide(pub, options, n, mem, rng):
     first = otype(options[0])
     if first == END or first == PASS:

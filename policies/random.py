@@ -2,14 +2,13 @@
 
 Version 2: a Helicopter Lift is chosen in two steps (docs/model.md), each uniform: first among the
 options (one per card holder and group of pawns), then among its destinations."""
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules.rng import randbelow
 
 NAME = "random"
 VERSION = 2
 
 
-@njit
+@compiled
 def decide(pub, options, n, mem, rng):
     return randbelow(rng, n)

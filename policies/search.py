@@ -5,7 +5,7 @@ At an action decision with two or more options, expert's best-scored options are
 with the hidden order of the draw piles dealt at random and new random streams
 (fisim.rules.worlds, R-INFO; the clairvoyant reference, policies/clairvoyant.py, plays the piles as
 they lie instead); each candidate is played in it and the game played on to its end by
-expert (fisim.rules.runner.play_out). All candidates play the same worlds (common random numbers),
+expert (fisim.jit.entries.play_out). All candidates play the same worlds (common random numbers),
 so they are compared world by world: an alternative *gains* a world that it wins and expert's
 choice loses, and *loses* one in the other case.
 
@@ -23,14 +23,15 @@ Helicopter Lift destinations are expert's.
 Its randomness is the policy stream only: one draw per searched decision seeds its worlds.
 """
 import numpy as np
-from numba import njit
 
-from fisim.engine import exported, runner
+from fisim.jit.generated import engine_module
+from fisim.jit.modes import compiled
+from fisim.jit.policy_call import symbol_address
+from fisim.jit.runners import entry_symbol
 from fisim.rules import view
 from fisim.rules.options import ACTION
-from fisim.rules.policy_call import symbol_address
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
-from fisim.rules.state import P_DECISION, P_STATUS, WON
+from fisim.rules.state import P_DECISION, P_STATUS, WON, copy_into
 from fisim.rules.worlds import WORLD_SIZE, rollout_world
 from policies import expert
 from policies.common import lift_chosen
@@ -44,11 +45,12 @@ LOOK = 4            # worlds between two looks at the counts
 MIN_NET = 3         # a switch needs at least this many more worlds gained than lost ...
 Z = 2.0             # ... and a net gain of Z standard deviations of the sign test
 
-_engine = runner(expert).engine     # the engine's play_out, with expert's compiled entry playing:
-_EXPERT = exported(expert)          # its symbol (an address would be kept stale in Numba's cache)
+PLAYS = (expert,)           # policies whose compiled entries search's code calls (exported first)
+_engine = engine_module()   # the engine's play_out, with expert's compiled entry playing, found by
+_EXPERT = entry_symbol(expert)      # its symbol (an address would be kept stale in Numba's cache)
 
 
-@njit
+@compiled
 def decide(pub, options, n, mem, rng):
     if pub[P_DECISION] != ACTION or n < 2:
         return expert.decide(pub, options, n, mem, rng)
@@ -62,7 +64,7 @@ def decide(pub, options, n, mem, rng):
     return lift_chosen(mem, i, d) if d >= 0 else i
 
 
-@njit
+@compiled
 def _search(pub, options, mem, seed, top, k, budget):
     """The row of `top` to play: 0 (expert's choice) unless an alternative's gain is clear."""
     codes = np.empty(k, np.int64)
@@ -116,16 +118,16 @@ def _search(pub, options, mem, seed, top, k, budget):
     return 0
 
 
-@njit(inline="always")
+@compiled
 def _rollout(world, world_streams, game, streams, c):
     """Whether the team wins the sampled world after option c, expert playing on."""
-    game[:] = world
-    streams[:] = world_streams
+    copy_into(game, world)
+    copy_into(streams, world_streams)
     _engine.play_out(game, streams, symbol_address(_EXPERT), c)
     return game[P_STATUS] == WON
 
 
-@njit
+@compiled
 def _clear_winner(gained, lost, alive):
     """The alive alternative with the largest clear net gain, or 0 (none is clear)."""
     best = 0

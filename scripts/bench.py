@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Benchmark of fisim (a measurement, not a test): games per second per policy on 1 and 2 threads
-(median of repeats), compile times on an empty cache (the engine, shared by every policy, then each
-policy's own decide) and a cached start, and peak memory; the split of an expert game's time
-between the engine and expert's own decisions; then the default sweep on 1 and 2 threads (cells
-per minute, games per second) and the peak memory of a 10-million-game sweep.
+(median of repeats), first runs on an empty cache (the quick start's, the engine and expert
+compiled at once; the engine with a policy of one line; then each policy's own decide), their
+processor time with the child processes that compile, a cached start, and peak memory; the split
+of an expert game's time between the engine and expert's own decisions; then the default sweep on
+1 and 2 threads (cells per minute, games per second) and the peak memory of a 10-million-game
+sweep.
 
     python scripts/bench.py [--games 200000] [--repeats 5] [--policies random,passive]
                             [--split-games 5000] [--no-sweep]
@@ -30,6 +32,8 @@ layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal
 policy = load_policy(sys.argv[1])
 engine.play_batch(layout, config, policy, 0, 0, 10, threads=1)
 ready = time.perf_counter() - t0
+used = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+ready_cpu = sum(u.ru_utime + u.ru_stime for u in used)
 rates = {}
 for threads in (1, 2):
     runs = []
@@ -38,7 +42,7 @@ for threads in (1, 2):
         engine.play_batch(layout, config, policy, 1 + r, 0, int(sys.argv[2]), threads=threads)
         runs.append(int(sys.argv[2]) / (time.perf_counter() - t))
     rates[threads] = runs
-print(json.dumps({"ready_s": ready, "rates": rates,
+print(json.dumps({"ready_s": ready, "ready_cpu_s": ready_cpu, "rates": rates,
                   "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -151,18 +155,23 @@ def main():
     print(f"machine: {machine()}")
     print(f"setting: standard island, 3 players, normal, random teams; {args.games:,} games x {args.repeats} repeats")
     with tempfile.TemporaryDirectory() as tmp:
+        quick = run_child("expert", 10, 1, os.path.join(tmp, "quick-start-cache"))
+        print(f"first run on an empty cache, the quick start's (the engine and expert): {quick['ready_s']:.1f} s, "
+              f"processor {quick['ready_cpu_s']:.1f} s")
         cache, first_policy = os.path.join(tmp, "cache"), os.path.join(tmp, "first.py")
         with open(first_policy, "w") as f:
             f.write(FIRST)
         first = run_child(first_policy, 10, 1, cache)
-        print(f"first run on an empty cache (the engine, with a policy of one line): {first['ready_s']:.1f} s")
+        print(f"first run on an empty cache (the engine, with a policy of one line): {first['ready_s']:.1f} s, "
+              f"processor {first['ready_cpu_s']:.1f} s")
         for policy in args.policies.split(","):
             alone = run_child(policy, 1000, 1, cache)
             warm = run_child(policy, args.games, args.repeats, cache)
             one = statistics.median(warm["rates"]["1"])
             two = statistics.median(warm["rates"]["2"])
             print(f"{policy:>8}: 1 thread {one:>10,.0f} games/s | 2 threads {two:>10,.0f} games/s "
-                  f"({two / 2:,.0f} per core) | first run with the engine compiled {alone['ready_s']:.1f} s, "
+                  f"({two / 2:,.0f} per core) | first run with the engine compiled {alone['ready_s']:.1f} s "
+                  f"(processor {alone['ready_cpu_s']:.1f} s), "
                   f"cached {warm['ready_s']:.2f} s | peak memory {warm['peak_rss_mib']:.0f} MiB")
         if args.split_games:
             engine_split(args.split_games, args.repeats, tmp, cache)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A change to the engine or a policy, measured against the revision before it: whether both play
-the same games (result rows identical, game for game, over eight settings) and how fast each plays,
-in alternated rounds on the same seeds (a benchmark, not a test).
+the same games (result rows identical, game for game, over eight settings), how fast each plays,
+in alternated rounds on the same seeds, and what a first run costs each on an empty cache (the
+engine and a policy compiled: processor time, with the child processes', and wall time), in
+alternated rounds too (a benchmark, not a test).
 
 Single benchmark runs on a shared machine drift by up to a third from one run to the next, more
 than most changes; rounds that run the two revisions back to back, in turn first, and the median
@@ -10,17 +12,21 @@ cache, in fresh processes.
 
     python scripts/compare_revisions.py BASE [NEW] [--policies random:100000,expert:4000]
                                         [--rounds 6] [--rows-games 500]
+                                        [--first-runs 0] [--first-run-policy expert]
 
 NEW defaults to the working tree as it is (uncommitted changes included): leave it alone until
 the comparison ends, since every run imports it afresh.
 """
 import argparse
 import os
+import resource
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +57,16 @@ engine.play_batch(layout, config, policy, seed, 0, games, threads=1)
 print(games / (time.perf_counter() - start))
 """
 
+FIRST_RUN = r"""
+import sys
+from fisim import engine
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from policies import load_policy
+engine.play_batch(builtin_layout("standard"), GameConfig(players=3, level="normal"), load_policy(sys.argv[1]), 0, 0,
+                  10, threads=1)
+"""
+
 
 def child(tree, cache, code, *args):
     """Run `code` in a fresh process that imports fisim and the policies from `tree`."""
@@ -70,6 +86,9 @@ def main():
                         help="policy:games per timed run, comma-separated")
     parser.add_argument("--rounds", type=int, default=6, help="alternated rounds of timed runs")
     parser.add_argument("--rows-games", type=int, default=500, help="games per setting in the rows check (0: skip)")
+    parser.add_argument("--first-runs", type=int, default=0,
+                        help="alternated rounds of a first run on an empty cache (0: none)")
+    parser.add_argument("--first-run-policy", default="expert", help="the policy a first run plays")
     args = parser.parse_args()
     policies = [p.rpartition(":") for p in args.policies.split(",")]
     if not all(name and games.isdigit() for name, _, games in policies):
@@ -85,6 +104,8 @@ def main():
             print(f"base {args.base}, new {args.new or 'the working tree'}; timed runs on 1 thread, standard "
                   f"island, 3 players, normal")
             compare(trees, tmp, policies, args.rounds, args.rows_games)
+            if args.first_runs:
+                first_runs(trees, tmp, args.first_run_policy, args.first_runs)
         finally:
             for tree in trees.values():
                 if tree != ROOT:
@@ -122,3 +143,23 @@ def compare(trees, tmp, policies, rounds, rows_games):
 
 if __name__ == "__main__":
     main()
+
+
+def first_runs(trees, tmp, policy, rounds):
+    """Alternated rounds of a first run of `policy` on an empty cache: processor time (the process
+    and its children) and wall time, new against base."""
+    cost = {label: [] for label in trees}
+    for r in range(rounds):
+        for label in ("base", "new") if r % 2 == 0 else ("new", "base"):
+            cache = tmp / f"first-run-{label}"
+            shutil.rmtree(cache, ignore_errors=True)
+            before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            child(trees[label], cache, FIRST_RUN, policy)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cost[label].append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+                                time.perf_counter() - start))
+    for i, what in enumerate(("processor", "wall")):
+        ratios = [new[i] / base[i] for new, base in zip(cost["new"], cost["base"])]
+        base, new = (statistics.median(c[i] for c in cost[label]) for label in ("base", "new"))
+        print(f"first run of {policy}, {what} time: new/base {statistics.median(ratios):.3f}, the median of {rounds} "
+              f"rounds ({', '.join(f'{x:.3f}' for x in ratios)}); base {base:.1f} s, new {new:.1f} s")

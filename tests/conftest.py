@@ -11,14 +11,10 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
+import numba
 import pytest
 
-from fisim import engine
-from fisim.rules import state as st
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from fisim.rules.rng import N_STREAMS
+from fisim.jit import runners
 from policies import load_policy
 
 ROOT = Path(__file__).parent.parent
@@ -66,21 +62,28 @@ def readme_policy(tmp_path):
 
 
 def compile_unit(unit, directory):
-    """Compile (or load from the cache) one unit of COMPILED: the engine's entry points (with random,
-    on one solo game, play_out on a game that is over, run_phase on a phase number that runs
-    nothing), or policies' decide (a tuple: one after the other, in one process)."""
+    """Compile (or load from the cache) one unit of COMPILED: the engine's entry points, or
+    policies' entries (a tuple: one after the other, in one process)."""
     if unit == "engine":
-        layout, config = builtin_layout("standard"), GameConfig(players=1, switches={"solo"})
-        rng, g = np.zeros(N_STREAMS, np.uint64), st.new_game_array(layout.geometry, config.to_array(), 1 << 16)
-        run = engine.runner(load_policy("random"))
-        engine.play_batch(layout, config, run.policy, 0, 0, 1)
-        engine.record(layout, config, run.policy, 0, 0)
-        g[st.P_STATUS] = st.WON
-        run.engine.play_out(g, rng, run.address, np.int64(0))
-        run.run_phase(g, rng, np.int64(-1), np.int64(0))
+        for entry in ("run_games", "record_game", "play_out", "run_phase"):
+            runners.compile_engine_entry(entry)
     else:
         for name in unit if isinstance(unit, tuple) else (unit,):
-            engine.runner(load_policy(str(save_readme_policy(directory)) if name == "README" else name)).address
+            runners.runner(load_policy(str(save_readme_policy(directory)) if name == "README" else name)).address
+
+
+def pytest_configure(config):
+    if "not compiles" in (config.option.markexpr or "") and not numba.config.DISABLE_JIT:
+        raise pytest.UsageError('the lane that compiles nothing runs the engine interpreted: '
+                                'NUMBA_DISABLE_JIT=1 python -m pytest -m "not compiles"')
+
+
+def pytest_collection_modifyitems(config, items):
+    """Interpreted (NUMBA_DISABLE_JIT=1), the tests that need the compiled engine are skipped."""
+    if numba.config.DISABLE_JIT:
+        for item in items:
+            if "compiles" in item.keywords:
+                item.add_marker(pytest.mark.skip(reason="needs the compiled engine (NUMBA_DISABLE_JIT=1)"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -89,7 +92,8 @@ def compiled_runners(request, tmp_path_factory):
     is a file created exclusively in the run's shared temporary directory) and all is compiled
     before the first test."""
     options = request.config.option
-    if "PYTEST_XDIST_WORKER" not in os.environ or options.file_or_dir or options.keyword or options.markexpr:
+    if ("PYTEST_XDIST_WORKER" not in os.environ or options.file_or_dir or options.keyword or options.markexpr
+            or numba.config.DISABLE_JIT):
         return
     shared = tmp_path_factory.getbasetemp().parent / "compiling"
     shared.mkdir(exist_ok=True)

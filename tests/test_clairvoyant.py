@@ -8,11 +8,12 @@ from test_search import _piles
 
 from fisim import engine
 from fisim.engine import EngineGame
+from fisim.jit import runners
+from fisim.jit.entries import PHASE_ACTIONS, PHASE_TURN
 from fisim.rules import state as st
 from fisim.rules.config import C_ACTIONS, GameConfig
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.rng import N_STREAMS, POLICY, game_seed
-from fisim.rules.runner import PHASE_ACTIONS, PHASE_TURN
 from fisim.rules.setup import setup_game
 from fisim.rules.worlds import WORLD_SIZE, rollout_world, sample_world
 from fisim.simulation import simulate
@@ -27,13 +28,13 @@ def test_only_the_built_in_clairvoyant_is_handed_the_hidden_piles(tmp_path):
     for name in [*LEGAL, "search:4", str(seer)]:
         policy = load_policy(name)
         assert not sees_decks(policy) and not sees_decks(policy.NAME), name
-        run = engine.runner(policy)
+        run = runners.runner(policy)
         assert run.decide.SEEN == st.P_SIZE, name
     clairvoyant = load_policy("clairvoyant:4")
     assert sees_decks(clairvoyant) and sees_decks("clairvoyant:4@1")
-    run = engine.runner(clairvoyant)
+    run = runners.runner(clairvoyant)
     assert run.decide.SEEN == st.SEEN_DECKS
-    assert run is not engine.runner(load_policy("search:4"))
+    assert run is not runners.runner(load_policy("search:4"))
 
 
 def _midgame(game, turns=8):

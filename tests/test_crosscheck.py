@@ -6,6 +6,7 @@ from numba import njit
 
 from fisim.crosscheck import crosscheck_game, random_config, switch_sets
 from fisim.engine import EngineGame
+from fisim.jit.entries import PHASE_DRAW
 from fisim.position import parse_position
 from fisim.rules import events as ev
 from fisim.rules import state as st
@@ -13,7 +14,6 @@ from fisim.rules.config import GameConfig
 from fisim.rules.constants import HELI, N_TILES, SAND
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.rng import game_seed
-from fisim.rules.runner import PHASE_DRAW
 from fisim.rules.setup import setup_game
 from fisim.stats import wilson
 from policies import load_policy

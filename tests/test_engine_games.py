@@ -8,6 +8,7 @@ import pytest
 import policies
 from fisim import engine
 from fisim.crosscheck import switch_sets
+from fisim.jit import runners
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
@@ -47,7 +48,7 @@ def test_flood_draw_mask_is_the_hidden_flood_pile_at_every_decision(monkeypatch)
     handed the hidden piles as the clairvoyant reference is, and counts in its memory."""
     policy = load_policy(str(Path(__file__).parent / "support" / "pile_check.py"))
     monkeypatch.setattr(policies, "sees_decks", lambda p: getattr(p, "module", p) is policy)
-    run = engine.runner(policy)
+    run = runners.runner(policy)
     layout = builtin_layout("standard")
     for switches in ((), ("sunk-card-stays",)):
         checks = turns = with_sunk = 0

@@ -1,9 +1,11 @@
 """A first run says that it compiles (it takes a while), once per engine entry point, policy and
 cache, on stderr unless --quiet; the library itself only logs it. Every legal policy plays on one
 compiled engine."""
+import json
 import logging
 import os
 import pty
+import re
 import shutil
 import subprocess
 import sys
@@ -11,32 +13,75 @@ import types
 from pathlib import Path
 
 from fisim import engine
+from fisim.jit import runners
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout
 from policies import load_policy
 
 
-def test_a_first_compile_is_logged_once_per_engine_entry_point_and_policy(tmp_path, caplog):
-    run = types.SimpleNamespace(engine=types.SimpleNamespace(__file__=str(tmp_path / "engine_k.py")),
-                                decide=types.SimpleNamespace(__file__=str(tmp_path / "policy_demo_k.py")))
+def test_a_compile_where_a_unit_is_used_is_logged_once_per_engine_entry_point_and_policy(tmp_path, caplog):
+    """first_use: what `prepare` left to the place of use (a policy no other process can load) is
+    said there, once per entry point and policy, and marked compiled."""
+    def marker(stem):
+        return lambda entry=None: tmp_path / (f"{stem}.{entry}.compiled" if entry else f"{stem}.compiled")
+    run = types.SimpleNamespace(marker=marker("engine_k"))
     policy, other = types.SimpleNamespace(NAME="demo"), types.SimpleNamespace(NAME="other")
     with caplog.at_level(logging.INFO, logger="fisim"):
         for _ in range(2):
-            with engine.first_use(run, "run_games", policy):
+            with runners.first_use(run, "run_games", policy):
                 pass
-        with engine.first_use(run, "record_game", policy):
+        with runners.first_use(run, "record_game", policy):
             pass
-        run.decide.__file__ = str(tmp_path / "policy_other_k.py")
+        engine_marker = run.marker
+        run.marker = lambda entry=None: engine_marker(entry) if entry else tmp_path / "policy_other_k.compiled"
         for _ in range(2):
-            with engine.first_use(run, "run_games", other):
+            with runners.first_use(run, "run_games", other):
                 pass
     assert [r.getMessage() for r in caplog.records] == [
-        "compiling the engine for policy demo (first run only, a minute or two)...",
-        "compiling the engine for policy demo (first run only, a minute or two)...",
+        "compiling the engine for policy demo (first run only)...",
+        "compiling the engine for policy demo (first run only)...",
         "compiling policy other (its first run only)..."]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "engine_k.record_game.compiled", "engine_k.run_games.compiled", "policy_demo_k.compiled",
+        "engine_k.compiled", "engine_k.record_game.compiled", "engine_k.run_games.compiled",
         "policy_other_k.compiled"]
+
+
+PREPARE = """
+import json, logging, sys
+from fisim.jit import runners
+from policies import load_policy
+records = []
+handler = logging.Handler()
+handler.emit = lambda r: records.append([r.getMessage(), getattr(r, "compiling", None)])
+logging.getLogger("fisim").addHandler(handler)
+logging.getLogger("fisim").setLevel(logging.INFO)
+policy = load_policy("random")
+runners.prepare([policy])
+run = runners.runner(policy)
+apart = not run.decide.entry.overloads        # compiled by a child, not loaded here yet
+runners.prepare([policy])
+print(json.dumps({"records": records, "apart": apart, "marked": [run.marker("run_games").exists(),
+                                                                  run.marker().exists()]}))
+"""
+
+
+def test_a_first_run_compiles_the_engine_here_and_the_policy_in_a_child_at_once_and_says_so(tmp_path):
+    """prepare: the engine's entry point and the policy, both missing, are compiled at the same
+    time, the policy by a child process (this one has not compiled or loaded it), and said as one
+    compile that starts and ends; marked, they are not compiled again."""
+    pol = load_policy("random")
+    engine.play_batch(builtin_layout("standard"), GameConfig(), pol, 0, 0, 1)       # compiled and cached
+    cache, marker = _private_cache(runners.runner(pol), tmp_path / "cache")
+    for old in marker.parent.glob("*.compiled"):
+        old.unlink()                     # as on a machine that has not compiled them yet
+    done = subprocess.run([sys.executable, "-c", PREPARE], env=_using(cache), capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["apart"] and result["marked"] == [True, True]
+    assert [compiling for _, compiling in result["records"]] == [True, False]
+    assert result["records"][0][0] == "compiling the engine and policy random (first run only)"
+    assert result["records"][1][0].startswith("compiled the engine and policy random in ")
 
 
 def _using(cache):
@@ -78,13 +123,20 @@ def _private_cache(run, directory):
 def test_a_terminal_is_told_unless_quiet_and_piped_output_stays_as_it_was(tmp_path):
     pol = load_policy("random")
     engine.play_batch(builtin_layout("standard"), GameConfig(), pol, 0, 0, 1)       # compiled and cached
-    cache, marker = _private_cache(engine.runner(pol), tmp_path / "cache")
+    cache, marker = _private_cache(runners.runner(pol), tmp_path / "cache")
     assert marker.exists()
     marker.unlink()                      # as on a machine that has not compiled this runner yet
     status, out, shown = _fisim(cache, "simulate", "--policy", "random", "--games", "20")
-    assert status == 0 and "fisim: compiling the engine for policy random (first run only" in shown
+    assert status == 0 and "fisim: compiling the engine (first run only) 0:0" in shown
+    assert "fisim: compiled the engine in " in shown
     status, again, shown = _fisim(cache, "simulate", "--policy", "random", "--games", "20")
     assert status == 0 and "compiling" not in shown and again == out
+    marker.unlink()
+    status, _, shown = _fisim(cache, "sweep", "--levels", "novice", "--players", "2", "--policies", "random",
+                              "--games", "100", "--out", str(tmp_path / "shown"), "--no-report")
+    line = re.escape("\r\x1b[Kfisim: ")        # each update rewrites the line
+    assert status == 0 and re.search(rf"{line}compiling the engine \(first run only\) 0:\d\d(.*{line})?"
+                                     rf"{line}compiled the engine in \d+ s\r?\n", shown, re.S)   # a line of its own
     marker.unlink()
     status, _, shown = _fisim(cache, "sweep", "--levels", "novice", "--players", "2", "--policies", "random",
                               "--games", "100", "--out", str(tmp_path / "s"), "--quiet", "--no-report")
@@ -103,9 +155,9 @@ def test_two_first_runs_at_once_keep_the_generated_files_the_first_wrote(tmp_pat
     """Processes starting together on a fresh cache (Dask workers, xdist) all find no engine or
     policy module and write one; the first file stays, its mtime unchanged, since Numba's cache is
     keyed on it."""
-    code = ("import pathlib\nfrom fisim import engine\nfrom policies import load_policy\n"
+    code = ("import pathlib\nfrom fisim.jit import runners\nfrom policies import load_policy\n"
             "pathlib.Path.exists = lambda self: False\n"         # as if another process had not written it yet
-            "run = engine.runner(load_policy('random'))\n"
+            "run = runners.runner(load_policy('random'))\n"
             "print(run.engine.__file__, run.decide.__file__)\n")
     env = _using(tmp_path)
     paths, stamps = [], []
@@ -119,13 +171,45 @@ def test_two_first_runs_at_once_keep_the_generated_files_the_first_wrote(tmp_pat
 
 
 def test_every_legal_policy_plays_on_one_compiled_engine():
-    """Policies differ only in their compiled decide (fisim.rules.policy_call): random and passive
+    """Policies differ only in their compiled decide (fisim.jit.policy_call): random and passive
     play on the same compiled run_games, compiled once, and so does the clairvoyant reference
     (its entry hands its decide more than pub)."""
     layout, config = builtin_layout("standard"), GameConfig(players=2)
     for name in ("random", "passive"):
         engine.play_batch(layout, config, load_policy(name), 0, 0, 70)
-    run, other = engine.runner(load_policy("random")), engine.runner(load_policy("passive"))
+    run, other = runners.runner(load_policy("random")), runners.runner(load_policy("passive"))
     assert run.engine is other.engine and len(run.engine.run_games.overloads) == 1
     assert run.address != other.address and run.decide is not other.decide
-    assert engine.runner(load_policy("clairvoyant:4")).engine is run.engine
+    assert runners.runner(load_policy("clairvoyant:4")).engine is run.engine
+
+
+IMPORTS = """
+import importlib, json, pkgutil, sys
+from numba.core import event
+import fisim, policies, pytest
+compiled = []
+class Seen(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+with event.install_listener("numba:compile", Seen()):
+    for package in (fisim, policies):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
+    pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", sys.argv[1]])
+with open(sys.argv[2], "w") as f:
+    json.dump(compiled, f)
+"""
+
+
+def test_importing_any_module_and_collecting_the_tests_compiles_nothing(tmp_path):
+    """Every module of fisim and policies (search included: it finds expert's entry when it first
+    plays) and every test module import without compiling a function, so `pytest --collect-only`
+    takes seconds on a cold cache."""
+    seen = tmp_path / "compiled.json"
+    done = subprocess.run([sys.executable, "-c", IMPORTS, str(Path(__file__).parent), str(seen)],
+                          env=_using(tmp_path / "cache"), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(seen.read_text()) == []

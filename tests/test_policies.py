@@ -11,6 +11,7 @@ from test_rules import ISLAND  # the standard island with its tiles scrambled
 
 from fisim import engine
 from fisim.engine import EngineGame
+from fisim.jit.entries import PHASE_ACTIONS, PHASE_FLOOD
 from fisim.position import parse_position
 from fisim.rules import events as ev
 from fisim.rules import state as st
@@ -32,7 +33,6 @@ from fisim.rules.options import (
     field3,
     otype,
 )
-from fisim.rules.runner import PHASE_ACTIONS, PHASE_FLOOD
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS
 from policies import BUILTIN, LEGAL, PolicyError, load_policy

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from fisim import engine
+from fisim.jit import runners
 from fisim.rules import state as st
 from fisim.rules import view
 from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS, make_config
@@ -120,7 +121,7 @@ def test_every_accessor_reads_the_raw_offsets_at_every_decision_of_real_games(pr
         for game in range(30):
             g = st.new_game_array(island.geometry, config.to_array(), 1 << 18)
             rng, out = np.zeros(N_STREAMS, np.uint64), np.zeros(st.R_SIZE, np.int32)
-            engine.runner(probe).record_game(g, rng, np.uint64(7), np.int64(game), np.int64(0), out)
+            runners.runner(probe).record_game(g, rng, np.uint64(7), np.int64(game), np.int64(0), out)
             mem = g[st.MEM:st.MEM + st.MEM_SIZE]
             assert out[st.R_STATUS] != st.ERROR, (layout, rules, game, f"check {mem[probe.FAILED]} failed")
             met += mem[:len(DECISION_NAMES)]

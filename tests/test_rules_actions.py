@@ -13,8 +13,8 @@ The board used most is ISLAND, the standard island with its tiles scrambled:
 """
 from test_rules import ALL_TILES, ISLAND, island, options, play, position, tiles
 
+from fisim.jit.entries import PHASE_ACTIONS, PHASE_TURN
 from fisim.rules import state as st
-from fisim.rules.runner import PHASE_ACTIONS, PHASE_TURN
 
 
 def words(kind, names):

@@ -11,12 +11,12 @@ import pytest
 from test_rules import ISLAND, options, play, position, set_up
 
 from fisim import simulate
+from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN
 from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.constants import N_TILES, WATERS_RISE
 from fisim.rules.rng import game_seed
-from fisim.rules.runner import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN
 from fisim.rules.variant import PARAMETERS, load_variant, variant_of_words
 
 OFFICIAL_FILE = Path(__file__).parent.parent / "docs" / "variants" / "official.toml"

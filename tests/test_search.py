@@ -13,13 +13,14 @@ from test_policies import _F1, _F2, _T1, _T2, MIDGAME, choices, game
 from test_rules import ISLAND
 
 from fisim import engine
+from fisim.jit import runners
+from fisim.jit.entries import PHASE_ACTIONS, PHASE_PLAY_OUT, PHASE_REST
 from fisim.rules import state as st
 from fisim.rules.config import SWITCHES, GameConfig
 from fisim.rules.constants import N_KINDS
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.options import ACTION, CAPTURE, LIFT, LIFT_DEST, SHORE, code, field1, field2, otype
 from fisim.rules.rng import N_STREAMS, POLICY
-from fisim.rules.runner import PHASE_ACTIONS, PHASE_PLAY_OUT, PHASE_REST
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS
 from fisim.rules.view import flood_draw_mask
@@ -178,7 +179,7 @@ def test_the_budget_is_part_of_the_policys_name():
     assert load_policy("search").NAME == "search:64" and load_policy("search").ARG == 64
     policy = load_policy("search:8@1")
     assert (policy.NAME, policy.ARG, policy.VERSION) == ("search:8", 8, 1)
-    assert engine.runner(policy) is engine.runner(load_policy("search:64"))
+    assert runners.runner(policy) is runners.runner(load_policy("search:64"))
 
 
 @pytest.mark.parametrize("name, says", [("search:0", "from 1 to"), ("search:x", "whole number"),

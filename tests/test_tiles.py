@@ -13,11 +13,11 @@ from test_rules import island, play, position
 import fisim
 from fisim import grid
 from fisim.crosscheck import result_of_row
+from fisim.jit.entries import PHASE_FLOOD
 from fisim.position import TILE_CODES
 from fisim.report import data, write_report
 from fisim.rules import state as st
 from fisim.rules.constants import TILE_NAMES
-from fisim.rules.runner import PHASE_FLOOD
 from fisim.rules.turn import result_row
 from fisim.store import cause_tiles
 from fisim.sweep import run_sweep

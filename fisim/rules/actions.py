@@ -5,8 +5,7 @@ geometry and the rules in force), so policies may call it too, for lookahead on 
 Option codes and their order are fixed by fisim.rules.options and docs/model.md; lists are built
 in ascending code order.
 """
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules.config import (
     C_CAPTURE,
     C_DIVER_FLOODED,
@@ -81,7 +80,7 @@ from fisim.rules.state import (
 )
 
 
-@njit(inline="always")
+@compiled
 def spread(pub, cells):
     """The union of the orthogonal neighbours of `cells` (a bitmask)."""
     out = 0
@@ -91,7 +90,7 @@ def spread(pub, cells):
     return out
 
 
-@njit(inline="always")
+@compiled
 def step_mask(pub, cell, diagonal):
     m = orth(pub, cell)
     if diagonal:
@@ -99,7 +98,7 @@ def step_mask(pub, cell, diagonal):
     return m
 
 
-@njit(inline="always")
+@compiled
 def dive_through(pub):
     """R-ROLE-DIVER: the island cells the Diver's move may pass through: flooded and sunk ones
     (switch diver-flooded-only: flooded ones only; diver-sunk-only: sunk ones only)."""
@@ -111,7 +110,7 @@ def dive_through(pub):
     return pub[P_FLOODED] | sunk
 
 
-@njit(inline="always")
+@compiled
 def dive_reach(pub, cell):
     """R-ROLE-DIVER: existing cells reachable through the cells of `dive_through`."""
     exists = pub[P_EXISTS]
@@ -127,7 +126,7 @@ def dive_reach(pub, cell):
     return reach & ~(1 << cell)
 
 
-@njit(inline="always")
+@compiled
 def nav_reach(pub, seat):
     """R-ROLE-NAVIGATOR: cells a navigated pawn can reach in 1 or 2 steps, by its own power."""
     exists = pub[P_EXISTS]
@@ -146,7 +145,7 @@ def nav_reach(pub, seat):
     return reach & ~(1 << cell)
 
 
-@njit(inline="always")
+@compiled
 def swim_reach(pub, seat, sunk):
     """R-SWIM-1/2: existing cells the pawn of `seat` can swim to from the sunk cell."""
     exists = pub[P_EXISTS]
@@ -168,7 +167,7 @@ def swim_reach(pub, seat, sunk):
     return step_mask(pub, sunk, role == EXPLORER and not only_diver) & exists
 
 
-@njit(inline="always")
+@compiled
 def win_available(pub, fools_cell):
     """R-WIN: all treasures captured, every pawn on Fools' Landing, a Helicopter Lift in hand."""
     if pub[P_CAPTURED] != ALL_TREASURES_MASK or not (pub[P_EXISTS] >> fools_cell) & 1:
@@ -182,7 +181,7 @@ def win_available(pub, fools_cell):
     return False
 
 
-@njit(inline="always")
+@compiled
 def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     """Append one option per cell of `cells` (ascending): the cell is f1, or f2 after a fixed f1."""
     base = code(kind, f1) if f2_is_cell else code(kind)
@@ -194,7 +193,7 @@ def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     return n
 
 
-@njit(inline="always")
+@compiled
 def _lift_groups(pub, rescue_seat, sunk):
     """R-SPECIAL-HELI: the groups a Helicopter Lift may carry, as a bitmask with bit m set for each
     seat mask m of pawns on one cell (heli-all: all the pawns of that cell) that has somewhere to
@@ -222,7 +221,7 @@ def _lift_groups(pub, rescue_seat, sunk):
     return groups
 
 
-@njit(inline="always")
+@compiled
 def _add_heli(pub, opts, n, only_seat, rescue_seat, sunk):
     """R-SPECIAL-HELI plays by every holder (or by `only_seat` if >= 0): LIFT holder seats, one per
     group of `_lift_groups` (with rescue_seat >= 0, those lifting it off `sunk`)."""
@@ -239,14 +238,14 @@ def _add_heli(pub, opts, n, only_seat, rescue_seat, sunk):
     return n
 
 
-@njit(inline="always")
+@compiled
 def lift_destinations(pub, seats):
     """R-SPECIAL-HELI: where a Helicopter Lift of the pawns `seats` (on one cell) may land: any
     existing cell but theirs (a sunk cell of swimmers no longer exists)."""
     return pub[P_EXISTS] & ~(1 << pub[P_POS + low_bit(seats)])
 
 
-@njit(inline="always")
+@compiled
 def _add_specials(pub, opts, n, only_seat):
     """R-SPECIAL-1: Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0),
     at any decision that offers them, costing no action."""
@@ -257,7 +256,7 @@ def _add_specials(pub, opts, n, only_seat):
     return n
 
 
-@njit(inline="always")
+@compiled
 def _add_actions(pub, opts, n):
     """The active player's actions (R-ACT-*, R-ROLE-*), in ascending code order."""
     a = pub[P_ACTIVE]
@@ -300,7 +299,7 @@ def _add_actions(pub, opts, n):
     return n
 
 
-@njit
+@compiled
 def list_options(pub, out, at):
     """Write the legal options of the decision in pub[P_DECISION] to out[at:], in ascending code
     order; return how many there are."""
@@ -335,7 +334,7 @@ def list_options(pub, out, at):
     return n - at
 
 
-@njit(inline="always")
+@compiled
 def _add_heli_rescues(pub, opts, n, seat, sunk):
     """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
     if pub[P_CFG + C_NO_HELI_RESCUE] == 0:
@@ -343,7 +342,7 @@ def _add_heli_rescues(pub, opts, n, seat, sunk):
     return n
 
 
-@njit(inline="always")
+@compiled
 def actor_of(pub, c):
     """The seat that acts when option c is applied: a special card's holder, else the decider."""
     t = otype(c)
@@ -352,7 +351,7 @@ def actor_of(pub, c):
     return pub[P_DECIDER]
 
 
-@njit(inline="always")
+@compiled
 def apply_special(pub, c):
     """R-SPECIAL-1, R-SPECIAL-HELI, R-SPECIAL-SAND: play the card and put it on the treasure
     discard."""
@@ -370,7 +369,7 @@ def apply_special(pub, c):
         pub[P_FLOODED] &= ~(1 << field2(c))
 
 
-@njit(inline="always")
+@compiled
 def apply_action(pub, c):
     """Apply one action of the active player; return the seat that received a card, or -1."""
     a = pub[P_ACTIVE]

@@ -4,8 +4,7 @@ The engine writes them when asked to record a game; the reference produces the s
 transcript formatter turns them into text. Two implementations that agree on every event of a
 game have played the same game.
 """
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules.state import LOG, X_LOG_CAP
 
 EV_PLACE = 0           # a=cell, b=tile                       (setup: the tile placed on a cell)
@@ -32,7 +31,7 @@ EV_FLOOD_SUNK = 19     # a=cell                               (switch sunk-card-
 EV_WIDTH = 4
 
 
-@njit
+@compiled
 def log_event(g, code, a, b, c):
     """Append an event to game array g's transcript, if it has room for one."""
     i = g[LOG]

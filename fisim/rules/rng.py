@@ -11,7 +11,8 @@ only the policy's own random choices drawn afresh. Repeat 0 is the game as it ha
 played.
 """
 import numpy as np
-from numba import njit
+
+from fisim.jit.modes import compiled
 
 # Stream ids (the order is part of the contract: changing it changes every game).
 PLACEMENT, FLOOD, TREASURE, TEAM, FIRST, POLICY = range(6)
@@ -25,7 +26,7 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
 
-@njit
+@compiled
 def mix64(z):
     """The splitmix64 finalizer: a bijective scramble of a uint64."""
     z = np.uint64(z)
@@ -34,20 +35,20 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit
+@compiled
 def game_seed(master_seed, game_index):
     """The seed of game `game_index` under `master_seed` (both non-negative integers)."""
     return mix64(mix64(np.uint64(master_seed)) ^ (np.uint64(game_index) * _GOLDEN))
 
 
-@njit
+@compiled
 def init_streams(seed, streams):
     """Fill `streams` (uint64[N_STREAMS]) with the independent streams of one game."""
     for k in range(streams.shape[0]):
         streams[k] = mix64(seed ^ (np.uint64(k + 1) * _M2))
 
 
-@njit
+@compiled
 def repeat_policy_stream(streams, repeat):
     """Make `streams` (as init_streams filled them) those of repeat `repeat` of the game: the
     policy stream reseeded from the repeat index, every other stream untouched; repeat 0 changes
@@ -56,20 +57,20 @@ def repeat_policy_stream(streams, repeat):
         streams[POLICY] = mix64(streams[POLICY] ^ (np.uint64(repeat) * _M1))
 
 
-@njit
+@compiled
 def next_u64(stream):
     """The next 64-bit value of a stream (a uint64 array view of length 1)."""
     stream[0] += _GOLDEN
     return mix64(stream[0])
 
 
-@njit
+@compiled
 def randbelow(stream, n):
     """A number in 0..n-1 (bias below n / 2**64, negligible for n <= a few thousand)."""
     return np.int64(next_u64(stream) % np.uint64(n))
 
 
-@njit
+@compiled
 def shuffle(values, n, stream):
     """Fisher-Yates shuffle of values[0:n] in place: for i = n-1 down to 1, swap i and randbelow(i+1)."""
     for i in range(n - 1, 0, -1):

@@ -1,6 +1,5 @@
 """R-SETUP-1..6: a new game from its seed, in the stream order fixed by docs/model.md."""
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules import events as ev
 from fisim.rules.config import C_DECK, C_FIRST, C_INITIAL_FLOODS, C_LEVEL, C_PLAYERS, C_TEAM
 from fisim.rules.constants import (
@@ -41,7 +40,7 @@ from fisim.rules.state import (
 )
 
 
-@njit
+@compiled
 def setup_game(g, rng, seed):
     """Start game `seed` in the game array g (whose geometry and config are already set)."""
     g[P_TILE_AT:P_SIZE] = 0
@@ -64,7 +63,7 @@ def setup_game(g, rng, seed):
     log_event(g, ev.EV_FIRST, first, g[P_LEVEL], 0)
 
 
-@njit(inline="always")
+@compiled
 def _place_tiles(g, rng):
     """R-SETUP-1 / R-LAYOUT-2: tiles placed uniformly at random, all dry."""
     for c in range(N_TILES):
@@ -76,7 +75,7 @@ def _place_tiles(g, rng):
     g[P_EXISTS] = ALL_CELLS
 
 
-@njit(inline="always")
+@compiled
 def _seat_team(g, rng, players):
     """R-SETUP-3: one adventurer per seat, fixed or dealt at random; pawns on their start tiles."""
     roles = g[OPTS:OPTS + N_ROLES]          # the options area serves as scratch here
@@ -97,7 +96,7 @@ def _seat_team(g, rng, players):
             g[P_POS + s] = -1
 
 
-@njit(inline="always")
+@compiled
 def _flood_first_tiles(g, rng):
     """R-SETUP-2: the flood deck shuffled, the first tiles (6, or the variant's) flooded."""
     for t in range(N_TILES):
@@ -114,7 +113,7 @@ def _flood_first_tiles(g, rng):
     g[P_FDRAW_N] = n
 
 
-@njit(inline="always")
+@compiled
 def _deal_treasures(g, rng, players):
     """R-SETUP-4: the treasure deck (R-TDECK, or the variant's) shuffled, 2 cards dealt per seat,
     Waters Rise! replaced."""

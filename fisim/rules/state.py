@@ -6,19 +6,16 @@ in force, the board, pawns, hands, discards, the sizes and contents (as counts) 
 piles, which flood cards were put back on top, the meter and the decision being asked. After it
 come the policy's memory, the current list of options, the order of the two draw piles (hidden:
 only the engine reads it) and room for a transcript. A policy is handed pub typed read-only
-(`read_only`: Numba will not compile a write to it), its memory and the options.
+(fisim.jit.intrinsics.read_only: Numba will not compile a write to it), its memory and the
+options.
 
 One array (and a small uint64 array of random streams) is all the engine's functions pass
 around: every array handed to a compiled function costs reference counting, and with one array
-that cost stays small; `uncounted` removes it where games are played in bulk.
+that cost stays small; fisim.jit.intrinsics.uncounted removes it where games are played.
 """
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
 
+from fisim.jit.modes import compiled
 from fisim.rules.config import C_SIZE
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES
 from fisim.rules.options import MAX_OPTIONS
@@ -88,7 +85,7 @@ H_FPILE = GAME.add("H_FPILE", N_TILES, "flood draw pile, tile ids, the last on t
 X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)", SETUP)
 X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)
 X_POLICY = GAME.add("X_POLICY", 2, "where the policy's compiled decide is, for the engine to call it "
-                  "(its address: low, then high 32 bits; fisim.rules.policy_call)", SETUP)
+                  "(its address: low, then high 32 bits; fisim.jit.policy_call)", SETUP)
 LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.events) follow, then "
                "the decision record: ints used, then per decision the kind, the seat, n, the n "
                "options and the chosen index")
@@ -145,23 +142,23 @@ def new_game_array(geometry, config, log_ints=0, declog_ints=0, policy_arg=0):
     return g
 
 
-@njit(inline="always")
+@compiled
 def hand_at(s, k):
     """Offset of seat s's count of card kind k in pub."""
     return P_HAND + s * N_HAND_KINDS + k
 
 
-@njit(inline="always")
+@compiled
 def orth(pub, cell):
     return pub[P_GEO + 2 * cell]
 
 
-@njit(inline="always")
+@compiled
 def diag(pub, cell):
     return pub[P_GEO + 2 * cell + 1]
 
 
-@njit(inline="always")
+@compiled
 def restore(sp, pub):
     """Put back into the lookahead copy `sp` every field an action or special card changes
     (the fields declared ACTION), from `pub`."""
@@ -170,7 +167,7 @@ def restore(sp, pub):
             sp[i] = pub[i]
 
 
-@njit
+@compiled
 def hand_size(pub, s):
     n = 0
     for k in range(N_HAND_KINDS):
@@ -178,7 +175,7 @@ def hand_size(pub, s):
     return n
 
 
-@njit
+@compiled
 def holders_mask(pub, kind):
     """Bitmask of the seats that hold at least one card of `kind`."""
     m = 0
@@ -193,13 +190,13 @@ _DE_BRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int32)
 
 
-@njit(inline="always")
+@compiled
 def low_bit(m):
     """Index of the lowest set bit of a nonzero cell mask (< 2**32)."""
     return _DE_BRUIJN[(((m & -m) * 0x077CB531) >> 27) & 31]
 
 
-@njit
+@compiled
 def popcount(m):
     n = 0
     while m:
@@ -208,58 +205,9 @@ def popcount(m):
     return n
 
 
-@intrinsic
-def read_only(typingctx, array):
-    """The same array, typed read-only: Numba refuses to compile a write to it. The policy is
-    handed pub this way (R-INFO), so pub needs no copy at each decision."""
-    def codegen(context, builder, sig, args):
-        return impl_ret_borrowed(context, builder, sig.return_type, args[0])
-    return array.copy(readonly=True)(array), codegen
-
-
-@intrinsic
-def stack_empty(typingctx, count, dtype):
-    """An uninitialised 1-d array of `count` (a constant) items of `dtype` on the calling function's
-    stack: no allocation and no reference count, for a policy's small per-decision tables (a heap
-    array costs a malloc, a free and counted references at each decision). It lives until the
-    function returns, and must not be returned or kept; in a loop, each pass gets the same memory."""
-    if not isinstance(count, types.IntegerLiteral):
-        return None
-    item = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
-    array_type = types.Array(item, 1, "C")
-
-    def codegen(context, builder, sig, args):
-        n = count.literal_value
-        data = cgutils.alloca_once(builder, context.get_value_type(item), size=n)
-        array = make_array(array_type)(context, builder)
-        size = context.get_constant(types.intp, n)
-        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_value_type(item)))
-        populate_array(array, data=data, shape=cgutils.pack_array(builder, [size]),
-                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
-        return array._getvalue()
-    return array_type(count, dtype), codegen
-
-
-# The decorator of a hot function compiled without reference counting (Numba's `_nrt` option):
-# every array passed to a compiled function or sliced costs an atomic increment and decrement of
-# its count otherwise (they were 40% of expert's time). Such a function allocates nothing and uses
-# only arrays its caller keeps alive.
-no_refcount = njit(_nrt=False)
-
-
-@intrinsic
-def uncounted(typingctx, array):
-    """A view of `array` without a reference count (no meminfo), for the hot loop of run_block.
-
-    Every pass of a counted array between compiled functions, and every slice of it, costs an
-    atomic increment and decrement; a view without meminfo makes both a null test (about a quarter
-    of a random game's time). The caller must keep `array` itself alive while the view is used."""
-    def codegen(context, builder, sig, args):
-        source = make_array(array)(context, builder, args[0])
-        view = make_array(array)(context, builder)
-        for field in ("data", "nitems", "itemsize", "shape", "strides"):
-            setattr(view, field, getattr(source, field))
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        view.parent = cgutils.get_null_value(view.parent.type)
-        return view._getvalue()
-    return array(array), codegen
+@compiled
+def copy_into(dst, src):
+    """dst[:] = src, item by item: a slice assignment compiles Numba's shape-mismatch error with it,
+    over a second of compiling in every process that compiles one."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]

@@ -1,12 +1,13 @@
 """R-TURN and everything a turn sets off: actions, draws, Waters Rise!, floods, sinking, swimming,
 the hand limit, special-card windows, the win and the losses. The event order is docs/model.md's.
 
-The functions are plain Python here: fisim.engine.specialise compiles them into the engine that
-every policy shares, which asks the policy whose compiled entry the game array points to
-(fisim.rules.policy_call).
+Compiled once into the engine every policy shares (fisim.jit.runners), which asks the policy
+whose compiled entry the game array points to (fisim.jit.policy_call). Every function here handles
+only views of the game array and the streams that an entry point keeps alive
+(fisim.jit.intrinsics.uncounted): they are compiled without reference counting.
 """
-from numba import njit
-
+from fisim.jit.modes import compiled, inlined
+from fisim.jit.policy_call import policy_at
 from fisim.rules import events as ev
 from fisim.rules.actions import actor_of, apply_action, apply_special, list_options, swim_reach, win_available
 from fisim.rules.config import (
@@ -50,7 +51,6 @@ from fisim.rules.options import (
     field2,
     otype,
 )
-from fisim.rules.policy_call import policy_at
 from fisim.rules.rng import FLOOD, TREASURE, repeat_policy_stream, shuffle
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
@@ -112,6 +112,7 @@ from fisim.rules.state import (
     R_TURNS,
     WON,
     X_DECLOG,
+    copy_into,
     hand_at,
     hand_size,
     holders_mask,
@@ -121,6 +122,7 @@ from fisim.rules.state import (
 MAX_TURNS = 10_000
 
 
+@inlined
 def ask(g, rng, kind, decider):
     """The option chosen at a decision, or -1 after an illegal choice. A Helicopter Lift's
     destination is a decision of its own (docs/model.md): for a LIFT chosen, the LIFT_DEST
@@ -138,6 +140,7 @@ def ask(g, rng, kind, decider):
     return c
 
 
+@compiled(counted=False)
 def choose(g, rng, kind, decider):
     """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
     sees `pub` only, read-only; the clairvoyant reference sees the hidden piles too: its entry
@@ -160,13 +163,13 @@ def choose(g, rng, kind, decider):
                 g[j] = kind
                 g[j + 1] = decider
                 g[j + 2] = n
-                g[j + 3:j + 3 + n] = g[OPTS:OPTS + n]
+                copy_into(g[j + 3:j + 3 + n], g[OPTS:OPTS + n])
                 g[j + 3 + n] = i
                 g[record] += n + 4
     return g[OPTS + i]
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def lose(g, conditions):
     """R-LOSE / R-LOSE-CAUSE: record every condition and the primary cause (lowest bit first)."""
     g[P_STATUS] = LOST
@@ -175,7 +178,7 @@ def lose(g, conditions):
     log_event(g, ev.EV_LOSE, g[P_CAUSE], conditions, 0)
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def claim_win(g):
     """R-WIN: the first seat from the active one holding a Helicopter Lift lifts the team off."""
     players = g[P_PLAYERS]
@@ -189,7 +192,7 @@ def claim_win(g):
             return
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def check_win(g):
     if win_available(g, g[P_CELL_OF + FOOLS_LANDING]):
         claim_win(g)
@@ -197,12 +200,13 @@ def check_win(g):
     return False
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def play_special(g, kind, c):
     log_event(g, ev.EV_CHOICE, kind, actor_of(g, c), c)
     apply_special(g, c)
 
 
+@compiled(counted=False)
 def window(g, rng):
     """R-SPECIAL-WINDOWS: the team may play Helicopter Lifts and Sandbags, one after another."""
     while True:
@@ -216,6 +220,7 @@ def window(g, rng):
         play_special(g, WINDOW, c)
 
 
+@compiled(counted=False)
 def enforce_hand_limit(g, rng, seat):
     """R-HAND: a player over the limit discards (or plays specials) until back at the limit."""
     while hand_size(g, seat) > g[P_CFG + C_HAND_LIMIT]:
@@ -233,6 +238,7 @@ def enforce_hand_limit(g, rng, seat):
             play_special(g, DISCARD, c)
 
 
+@inlined
 def action_phase(g, rng):
     """R-TURN (1): up to the configured number of actions; special cards cost none."""
     while g[P_ACTIONS_LEFT] > 0:
@@ -244,6 +250,7 @@ def action_phase(g, rng):
     check_win(g)        # R-WIN: the last action may have made the win available
 
 
+@compiled(counted=False)
 def take_action(g, rng, c):
     """Play option c (a whole code: a lift with its destination) chosen at an action decision.
     False when the action phase ends with it: END chosen, or the game over."""
@@ -263,7 +270,7 @@ def take_action(g, rng, c):
     return True
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def flood_pile_add_discard(g, rng):
     """Shuffle the flood discard (listed by ascending tile id) onto the top of the flood draw pile."""
     n = g[P_FDRAW_N]
@@ -282,7 +289,7 @@ def flood_pile_add_discard(g, rng):
     return k
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def waters_rise(g, rng):
     """R-DRAW-WR: raise the meter; the flood discard, shuffled, goes on top of the flood pile."""
     g[P_LEVEL] += 1
@@ -300,7 +307,7 @@ def waters_rise(g, rng):
     g[P_TDISC + WATERS_RISE] += 1
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def treasure_reshuffle(g, rng):
     """R-DRAW-EMPTY: the treasure discard (listed by ascending kind) becomes the new draw pile."""
     n = 0
@@ -316,6 +323,7 @@ def treasure_reshuffle(g, rng):
     log_event(g, ev.EV_TREASURE_RESHUFFLE, n, 0, 0)
 
 
+@compiled(counted=False)
 def draw_phase(g, rng):
     """R-DRAW-1: draw cards one at a time; each may raise the water, fill a hand, empty the pile."""
     a = g[P_ACTIVE]
@@ -346,6 +354,7 @@ def draw_phase(g, rng):
             return
 
 
+@compiled(counted=False)
 def sink(g, rng, cell):
     """R-FLOOD-1 on a flooded tile: it sinks; check R-LOSE; pawns on it swim (R-SWIM-1..3)."""
     tile = g[P_TILE_AT + cell]
@@ -391,6 +400,7 @@ def sink(g, rng, cell):
             g[P_POS + s] = field1(c)
 
 
+@compiled(counted=False)
 def flood_phase(g, rng):
     """R-FLOOD-1 / R-FLOOD-EMPTY: draw the meter's count of flood cards, one at a time."""
     count = g[P_CFG + C_FLOODS + g[P_LEVEL]]
@@ -423,6 +433,7 @@ def flood_phase(g, rng):
             log_event(g, ev.EV_FLOOD_RESHUFFLE, k, 0, 0)
 
 
+@compiled(counted=False)
 def play_turn(g, rng):
     """R-TURN: one player's turn; the next seat becomes active if the game goes on."""
     begin_turn(g)
@@ -430,7 +441,7 @@ def play_turn(g, rng):
     finish_turn(g, rng)
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def begin_turn(g):
     g[P_TURN] += 1
     g[P_ACTIONS_LEFT] = g[P_CFG + C_ACTIONS]
@@ -438,6 +449,7 @@ def begin_turn(g):
     log_event(g, ev.EV_TURN, g[P_TURN], g[P_ACTIVE], 0)
 
 
+@inlined
 def finish_turn(g, rng):
     """R-TURN (2, 3): after the action phase, the draws and the floods; then the next seat."""
     if g[P_STATUS] == PLAYING:
@@ -451,6 +463,7 @@ def finish_turn(g, rng):
 NEW_TURN, IN_ACTIONS, ACTIONS_DONE = range(3)
 
 
+@inlined
 def play_on(g, rng, stage):
     """Play turns until R-WIN or R-LOSE (a game past MAX_TURNS is marked ERROR), the first from
     its start (NEW_TURN), from inside its action phase (IN_ACTIONS) or from after it
@@ -467,6 +480,7 @@ def play_on(g, rng, stage):
         stage = NEW_TURN
 
 
+@inlined
 def play_game(g, rng, seed, repeat):
     """Set up and play one whole game (R-SETUP, then R-TURN until R-WIN or R-LOSE), the policy
     playing with the stream of repeat `repeat` (fisim.rules.rng: 0 is the game as dealt)."""
@@ -475,7 +489,7 @@ def play_game(g, rng, seed, repeat):
     play_on(g, rng, NEW_TURN)
 
 
-@njit(inline="always")
+@compiled(counted=False)
 def result_row(g, out):
     out[R_STATUS] = g[P_STATUS]
     out[R_CAUSE] = g[P_CAUSE]

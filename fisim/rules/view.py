@@ -6,8 +6,7 @@ fisim.rules.state; each is inlined, so they cost nothing over the offsets. Cells
 Option codes are read with fisim.rules.options (`otype`, `field1..3`, the type constants).
 docs/policies.md is the policy author's guide.
 """
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS
 
 # re-exported, so that a policy needs no other module: the ids it compares with, and the
@@ -69,39 +68,39 @@ N_CELLS = N_TILES                 # cells 0..N_CELLS-1; a cell bitmask has one b
 
 # --- the decision being asked ---
 
-@njit(inline="always")
+@compiled
 def decision(pub):
     """The decision kind (fisim.rules.options ACTION, WINDOW, DISCARD, SWIM, LIFT_DEST)."""
     return pub[P_DECISION]
 
 
-@njit(inline="always")
+@compiled
 def policy_arg(pub):
     """The parameter the policy was named with (search:32: 32), 0 for a policy without one."""
     return pub[P_POLICY_ARG]
 
 
-@njit(inline="always")
+@compiled
 def decider(pub):
     """The seat deciding: the active player, the discarding player, the swimmer or, at a
     LIFT_DEST decision, the holder of the Helicopter Lift."""
     return pub[P_DECIDER]
 
 
-@njit(inline="always")
+@compiled
 def sunk_cell(pub):
     """At a SWIM decision, the cell that sank under the swimmer."""
     return pub[P_SUNK_CELL]
 
 
-@njit(inline="always")
+@compiled
 def pending_lift(pub):
     """At a LIFT_DEST decision: the LIFT option chosen (field1 the holder, field2 the bitmask of
     the seats it carries), whose destination is asked; 0 at any other decision."""
     return pub[P_LIFT]
 
 
-@njit(inline="always")
+@compiled
 def lift_chosen_at(pub):
     """At a LIFT_DEST decision: the decision kind the pending lift was chosen at (a SWIM one: a
     rescue)."""
@@ -110,70 +109,70 @@ def lift_chosen_at(pub):
 
 # --- players and their hands ---
 
-@njit(inline="always")
+@compiled
 def players(pub):
     return pub[P_PLAYERS]
 
 
-@njit(inline="always")
+@compiled
 def active(pub):
     """The seat whose turn it is."""
     return pub[P_ACTIVE]
 
 
-@njit(inline="always")
+@compiled
 def actions_left(pub):
     return pub[P_ACTIONS_LEFT]
 
 
-@njit(inline="always")
+@compiled
 def flight_used(pub):
     """True once the Pilot has flown this turn (R-ROLE-PILOT)."""
     return pub[P_FLIGHT_USED] != 0
 
 
-@njit(inline="always")
+@compiled
 def turn(pub):
     """Player turns begun so far."""
     return pub[P_TURN]
 
 
-@njit(inline="always")
+@compiled
 def role(pub, seat):
     """The adventurer of a seat (fisim.rules.constants DIVER..PILOT)."""
     return pub[P_ROLE + seat]
 
 
-@njit(inline="always")
+@compiled
 def position(pub, seat):
     """The cell a seat's pawn stands on."""
     return pub[P_POS + seat]
 
 
-@njit(inline="always")
+@compiled
 def cards(pub, seat, kind):
     """How many cards of a kind (treasures 0..3, HELI, SAND) a seat holds."""
     return pub[hand_at(seat, kind)]
 
 
-@njit(inline="always")
+@compiled
 def cards_in_hand(pub, seat):
     return hand_size(pub, seat)
 
 
-@njit(inline="always")
+@compiled
 def hand_limit(pub):
     """5 in the official rules (R-HAND); 7 solo; a variant's."""
     return pub[P_CFG + C_HAND_LIMIT]
 
 
-@njit(inline="always")
+@compiled
 def capture_cards(pub):
     """Matching cards a capture discards: 4 in the official rules (R-ACT-CAPTURE); a variant's."""
     return pub[P_CFG + C_CAPTURE]
 
 
-@njit(inline="always")
+@compiled
 def deck_cards(pub, kind):
     """Cards of a kind in the whole treasure deck (R-TDECK: 5 per treasure, 3 HELI, 2 SAND, 3
     WATERS_RISE); a variant's."""
@@ -182,32 +181,32 @@ def deck_cards(pub, kind):
 
 # --- the island ---
 
-@njit(inline="always")
+@compiled
 def tile_at(pub, cell):
     """The tile id on a cell (fixed for a game)."""
     return pub[P_TILE_AT + cell]
 
 
-@njit(inline="always")
+@compiled
 def cell_of(pub, tile):
     """The cell of a tile id (fixed for a game)."""
     return pub[P_CELL_OF + tile]
 
 
-@njit(inline="always")
+@compiled
 def fools_landing(pub):
     """The cell of Fools' Landing."""
     return pub[P_CELL_OF + FOOLS_LANDING]
 
 
-@njit(inline="always")
+@compiled
 def temple_cells(pub, treasure):
     """Bitmask of the cells of a treasure's two temples that have not sunk (R-ACT-CAPTURE)."""
     both = (1 << pub[P_CELL_OF + 2 * treasure]) | (1 << pub[P_CELL_OF + 2 * treasure + 1])
     return both & pub[P_EXISTS]
 
 
-@njit(inline="always")
+@compiled
 def tile_status(pub, cell):
     """DRY, FLOODED or SUNK."""
     if not (pub[P_EXISTS] >> cell) & 1:
@@ -215,19 +214,19 @@ def tile_status(pub, cell):
     return FLOODED if (pub[P_FLOODED] >> cell) & 1 else DRY
 
 
-@njit(inline="always")
+@compiled
 def existing_cells(pub):
     """Bitmask of the cells whose tile has not sunk."""
     return pub[P_EXISTS]
 
 
-@njit(inline="always")
+@compiled
 def flooded_cells(pub):
     """Bitmask of the cells whose tile is flooded."""
     return pub[P_FLOODED]
 
 
-@njit(inline="always")
+@compiled
 def neighbours(pub, cell, diagonal):
     """Bitmask of a cell's orthogonal island neighbours, with the diagonal ones if asked (sunk
     cells included: mask with existing_cells)."""
@@ -237,71 +236,71 @@ def neighbours(pub, cell, diagonal):
     return m
 
 
-@njit(inline="always")
+@compiled
 def captured(pub, treasure):
     return (pub[P_CAPTURED] >> treasure) & 1 == 1
 
 
-@njit(inline="always")
+@compiled
 def captured_mask(pub):
     return pub[P_CAPTURED]
 
 
 # --- the water meter and the piles (their sizes and contents, never their order) ---
 
-@njit(inline="always")
+@compiled
 def water_level(pub):
     """1..skull (R-METER)."""
     return pub[P_LEVEL]
 
 
-@njit(inline="always")
+@compiled
 def skull(pub):
     """The skull's position on the water meter: 10 in the official rules (R-METER); a variant's."""
     return pub[P_CFG + C_SKULL]
 
 
-@njit(inline="always")
+@compiled
 def flood_draws(pub):
     """Flood cards drawn at the current water level."""
     level = pub[P_LEVEL]
     return pub[P_CFG + C_FLOODS + level] if level < pub[P_CFG + C_SKULL] else 0
 
 
-@njit(inline="always")
+@compiled
 def treasure_pile_size(pub):
     return pub[P_TDRAW_N]
 
 
-@njit(inline="always")
+@compiled
 def treasure_pile_count(pub, kind):
     """Cards of a kind (Waters Rise! included) in the treasure draw pile."""
     return pub[P_TDRAW_COUNT + kind]
 
 
-@njit(inline="always")
+@compiled
 def treasure_discard_count(pub, kind):
     return pub[P_TDISC + kind]
 
 
-@njit(inline="always")
+@compiled
 def flood_pile_size(pub):
     return pub[P_FDRAW_N]
 
 
-@njit(inline="always")
+@compiled
 def in_flood_discard(pub, tile):
     return (pub[P_FDISC] >> tile) & 1 == 1
 
 
-@njit(inline="always")
+@compiled
 def flood_layer(pub, tile):
     """For a card in the flood draw pile: the number of the Waters Rise! that put it back on top
     (higher lies above; 0: unknown position) (R-DRAW-WR)."""
     return pub[P_FLAYER + tile]
 
 
-@njit(inline="always")
+@compiled
 def flood_draw_mask(pub):
     """Bitmask of the tile ids whose flood card is in the flood draw pile (R-INFO: its contents are
     public, its order is not): every tile's card but those in the flood discard and, unless switch

@@ -6,10 +6,9 @@ each group a Waters Rise! put back on top (R-DRAW-WR) staying a group above the 
 Every random stream of the world is new, so no rollout can learn the game's own future draws.
 
 rollout_world is what a search plays: a sampled world, or, for the clairvoyant reference the engine
-hands the hidden piles (its entry in fisim.engine, policies.sees_decks), the piles as they lie.
+hands the hidden piles (its entry in fisim.jit.runners, policies.sees_decks), the piles as they lie.
 """
-from numba import njit
-
+from fisim.jit.modes import compiled
 from fisim.rules.constants import N_KINDS, N_TILES
 from fisim.rules.rng import PLACEMENT, init_streams, shuffle
 from fisim.rules.state import (
@@ -25,19 +24,20 @@ from fisim.rules.state import (
     SEEN_DECKS,
     X_DECLOG,
     X_LOG_CAP,
+    copy_into,
 )
 from fisim.rules.view import flood_draw_mask
 
 WORLD_SIZE = LOG + 1    # a game array without room for a transcript
 
 
-@njit
+@compiled
 def sample_world(pub, mem, g, streams, seed):
     """Fill game array g (WORLD_SIZE ints) with pub, the policy memory `mem` and draw piles dealt
     at random, and `streams` with the world's own random streams from `seed`. The placement
     stream, unused after setup, deals the piles."""
-    g[:P_SIZE] = pub
-    g[MEM:MEM + MEM_SIZE] = mem
+    copy_into(g[:P_SIZE], pub)
+    copy_into(g[MEM:MEM + MEM_SIZE], mem)
     g[X_LOG_CAP] = 0
     g[X_DECLOG] = 0
     g[LOG] = 0
@@ -60,11 +60,11 @@ def sample_world(pub, mem, g, streams, seed):
         shuffle(g[H_FPILE + first:H_FPILE + n], n - first, deal)
 
 
-@njit
+@compiled
 def rollout_world(pub, mem, g, streams, seed):
     """sample_world, except that a `pub` running through the hidden piles (the engine hands that
     to the clairvoyant reference only) puts the piles in their true order. The world's streams
     are new either way: a later shuffle is as unknown to the clairvoyant as to anyone."""
     sample_world(pub[:P_SIZE], mem, g, streams, seed)
     if pub.shape[0] >= SEEN_DECKS:
-        g[H_TPILE:SEEN_DECKS] = pub[H_TPILE:SEEN_DECKS]
+        copy_into(g[H_TPILE:SEEN_DECKS], pub[H_TPILE:SEEN_DECKS])

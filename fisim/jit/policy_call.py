@@ -1,30 +1,41 @@
 """How the engine calls a policy compiled apart from it.
 
-The engine is compiled once for every policy (fisim.engine): a policy's decide is compiled on its
-own, behind an entry taking ENTRY_TYPES (where the game array and the random streams are, and the
+The engine is compiled once for every policy (fisim.jit.runners): a policy's decide is compiled
+on its own, behind an entry taking ENTRY_TYPES (where the game array and the random streams are, and the
 number of options), and the engine calls that entry at the address its entry points keep in the
 game array (X_POLICY), with Numba's own calling convention: an exception the policy raises reaches
 the caller as from any compiled call. The entry hands decide what the engine would have handed it
 (`handed`), so a policy plays exactly as if compiled into the engine; compiling a new policy costs
 its own code only.
+Interpreted (NUMBA_DISABLE_JIT=1), an address is the number of a Python entry (python_address).
 """
 import llvmlite.binding
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
+from fisim.jit.intrinsics import python_meaning, read_only
+from fisim.jit.modes import inlined
 from fisim.rules.rng import POLICY
-from fisim.rules.state import MEM, MEM_SIZE, OPTS, SEEN_DECKS, X_POLICY, read_only
+from fisim.rules.state import MEM, MEM_SIZE, OPTS, SEEN_DECKS, X_POLICY
 
 ENTRY_TYPES = (types.CPointer(types.int32), types.int64, types.CPointer(types.uint64))
 HANDED = SEEN_DECKS         # the game array's ints an entry views: through the policy's memory,
 assert HANDED >= OPTS and HANDED >= MEM + MEM_SIZE      # the options and the hidden piles
+_python_entries = []        # interpreted: the entries, an address being an index into this list + 1
+_python_symbols = {}        # interpreted: the exported names' addresses
 
 
-@njit(inline="always")
+def python_address(entry):
+    """Interpreted: the address under which the engine calls the Python function `entry`."""
+    _python_entries.append(entry)
+    return len(_python_entries)
+
+
+@inlined
 def handed(g, streams, n, seen):
     """What a policy's decide is handed at a decision of game array g: pub (g's first `seen` ints,
     read-only: P_SIZE, or SEEN_DECKS for the clairvoyant reference), the n options, its memory
@@ -32,6 +43,7 @@ def handed(g, streams, n, seen):
     return read_only(g[:seen]), g[OPTS:OPTS + n], g[MEM:MEM + MEM_SIZE], streams[POLICY:POLICY + 1]
 
 
+@python_meaning(lambda address, g, n, streams: _python_entries[address - 1](g, n, streams))
 @intrinsic
 def _call_at(typingctx, address, g, n, streams):
     """The policy entry at `address`, called on game array g's and the streams' data."""
@@ -55,9 +67,13 @@ def _call_at(typingctx, address, g, n, streams):
 
 def export(name, address):
     """Make `name` a symbol of this process at `address`, for symbol_address(name) in compiled code."""
-    llvmlite.binding.add_symbol(name, int(address))
+    if config.DISABLE_JIT:
+        _python_symbols[name] = address
+    else:
+        llvmlite.binding.add_symbol(name, int(address))
 
 
+@python_meaning(lambda name: _python_symbols[name])
 @intrinsic(prefer_literal=True)
 def symbol_address(typingctx, name):
     """The address of the symbol `name` (a constant string), which `export` registered: compiled
@@ -72,14 +88,14 @@ def symbol_address(typingctx, name):
     return types.int64(name), codegen
 
 
-@njit(inline="always")
+@inlined
 def put_policy(g, address):
     """Keep the address of the policy's compiled entry in game array g."""
     g[X_POLICY] = address & 0xFFFFFFFF
     g[X_POLICY + 1] = address >> 32
 
 
-@njit(inline="always")
+@inlined
 def policy_at(g, rng, n):
     """The choice among the n options of g of the policy whose entry's address g keeps."""
     address = (np.int64(g[X_POLICY]) & 0xFFFFFFFF) | (np.int64(g[X_POLICY + 1]) << 32)

@@ -1,0 +1,59 @@
+"""How each function of the engine and the built-in policies is compiled, declared beside it.
+
+Numba compiles a jitted function once per distinct tuple of argument types, and by default it
+counts an integer constant (`Literal[int](3)`) and int32 against int64 as distinct: `choose`,
+called with five decision kinds and seats of two integer widths, was compiled eight times, and
+`log_event` fifteen. `compiled` functions are compiled once for all their callers: their integer
+arguments are typed int64, whatever the caller passes (Numba casts at the call), which is what
+Numba's own arithmetic on them gives anyway.
+
+A `compiled` function is a function of its own that LLVM may inline into its callers; `inlined`
+copies the function's Numba IR into every caller before typing (Numba's inline="always"), which
+costs compile time at every call site: docs/engine.md says where it pays. `compiled(counted=False)`
+is for the game and turn loops and the phases: no reference counting (they handle only views of
+arrays an entry point keeps alive, fisim.jit.intrinsics.uncounted) and no wrapper to call them
+from Python (they are only called by compiled code).
+
+With NUMBA_DISABLE_JIT=1 each decorator returns the plain Python function: the engine then runs
+interpreted (fisim.jit.intrinsics gives each intrinsic its Python meaning), and NumPy's integer
+scalars wrap around silently, as compiled integers do (the random streams rely on it).
+"""
+import numpy as np
+from numba import config, njit, types
+from numba.core.registry import CPUDispatcher
+
+if config.DISABLE_JIT:
+    np.seterr(over="ignore")
+
+
+def _general(t):
+    """The type a compiled function is compiled for when called with an argument of type t."""
+    t = types.unliteral(t)
+    return types.int64 if isinstance(t, types.Integer) and t.signed else t
+
+
+class _OneSignature(CPUDispatcher):
+    """A dispatcher that types the integer arguments of every call as int64 (so one compiled
+    version serves every caller)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(map(_general, args)), {k: _general(v) for k, v in kws.items()})
+
+
+def compiled(func=None, *, counted=True):
+    """Decorator: compile `func` once for all its callers (see the module's docstring);
+    counted=False: without reference counting or a Python wrapper (the loops and phases)."""
+    def wrap(f):
+        if config.DISABLE_JIT:
+            return f
+        options = {"nopython": True}
+        if not counted:
+            options.update(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        return _OneSignature(py_func=f, locals={}, targetoptions=options)
+    return wrap(func) if func is not None else wrap
+
+
+def inlined(func):
+    """Decorator: copy `func` into each compiled caller before typing (Numba's inline="always"):
+    only for the few functions where a paired measurement shows it pays (docs/engine.md)."""
+    return njit(inline="always")(func)
