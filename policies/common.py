@@ -7,7 +7,7 @@ sizes and contents as counts, and which flood cards a Waters Rise! put back on t
 import numpy as np
 
 from fisim.jit.intrinsics import stack_empty
-from fisim.jit.modes import compiled
+from fisim.jit.modes import compiled, inlined
 from fisim.rules.actions import dive_through
 from fisim.rules.actions import spread as spread_orth
 from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
@@ -49,7 +49,7 @@ FL_ACCESS = 240.0     # a tile next to Fools' Landing, shared among its neighbou
 TEMPLE_ACCESS = 90.0  # a tile next to a temple still needed, shared among its neighbours
 
 
-@compiled
+@inlined
 def spread_all(pub, cells):
     """Orthogonal and diagonal neighbours of `cells` (the Explorer's step)."""
     out = 0
@@ -95,7 +95,7 @@ def field(pub, targets, role, out):
         d += 1
 
 
-@compiled
+@inlined
 def shore_set(pub, cell, role):
     """The cells from which `role` can shore up `cell` (R-ACT-SHORE; Explorer diagonal too)."""
     m = orth(pub, cell) | (1 << cell)
@@ -104,7 +104,7 @@ def shore_set(pub, cell, role):
     return m & pub[P_EXISTS]
 
 
-@compiled
+@inlined
 def flood_count(pub, level):
     """Flood cards drawn at a water level; at the skull and above, those of the position below it."""
     top = skull(pub) - 1
@@ -113,7 +113,7 @@ def flood_count(pub, level):
     return pub[P_CFG + C_FLOODS + level]
 
 
-@compiled
+@inlined
 def hand_limit(pub):
     return pub[P_CFG + C_HAND_LIMIT]
 
@@ -324,7 +324,7 @@ def pilot_cap(pub, seat, d, flight_used):
 
 # --- Helicopter Lifts, chosen in two steps (docs/model.md) ---
 
-@compiled
+@inlined
 def lift_chosen(mem, i, dest):
     """i, the index of the LIFT option chosen, whose destination `dest` is kept in `mem` for the
     LIFT_DEST decision that follows (remembered_destination)."""

@@ -197,7 +197,7 @@ def _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk):
     return count
 
 
-@compiled
+@inlined
 def _keep(top, count, i, d, v):
     """Put (i, d, v) in its place in the best-first list top[:count]; the new count."""
     k = top.shape[0]
@@ -248,7 +248,7 @@ def _prepare(pub, kind, risk, imp0, table, shk):
     return nshk
 
 
-@compiled
+@inlined
 def _stake(risk, imp0, c):
     """What flooded cell c of pub puts at stake: its importance times its chance of sinking."""
     return imp0[c] * (risk[c] + BASE_RISK)
@@ -274,7 +274,7 @@ def _lift_targets(pub, seats, kind, has_swim):
     return m
 
 
-@compiled
+@inlined
 def _worth_scoring(c, kind):
     """Whether option c (not a lift) is worth an evaluation: not a Sandbags as an action (windows
     decide those), not drowning (never chosen while anything else is offered)."""
@@ -440,7 +440,7 @@ def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
     return v
 
 
-@compiled
+@inlined
 def _ready_dist(pub, table, have, t, seat, pos):
     role = pub[P_ROLE + seat]
     row = F_READY + t
@@ -450,7 +450,7 @@ def _ready_dist(pub, table, have, t, seat, pos):
     return table[row, pos]
 
 
-@compiled
+@inlined
 def _fl_dist(pub, table, have, seat, pos):
     row = F_FL + seat
     if have[row] == 0:
@@ -459,7 +459,7 @@ def _fl_dist(pub, table, have, seat, pos):
     return table[row, pos]
 
 
-@compiled
+@inlined
 def _pawn_dist(pub, sp, table, have, s, b):
     """Walking steps between the pawns of seats s and b in position sp."""
     ps = sp[P_POS + s]
@@ -482,7 +482,7 @@ def _pawn_dist(pub, sp, table, have, s, b):
     return table[row, other]
 
 
-@compiled
+@inlined
 def _cap_pilot(pub, sp, seat, d, active):
     if pub[P_ROLE + seat] == PILOT and d > 1:
         if seat != active or sp[P_FLIGHT_USED] == 0:

@@ -25,7 +25,7 @@ Its randomness is the policy stream only: one draw per searched decision seeds i
 import numpy as np
 
 from fisim.jit.generated import engine_module
-from fisim.jit.modes import compiled
+from fisim.jit.modes import compiled, inlined
 from fisim.jit.policy_call import symbol_address
 from fisim.jit.runners import entry_symbol
 from fisim.rules import view
@@ -118,7 +118,7 @@ def _search(pub, options, mem, seed, top, k, budget):
     return 0
 
 
-@compiled
+@inlined
 def _rollout(world, world_streams, game, streams, c):
     """Whether the team wins the sampled world after option c, expert playing on."""
     copy_into(game, world)
