@@ -1,7 +1,6 @@
 """The report as a new user reads it: a sweep of islands leads with them, comparisons say what
 pairing bought, figures keep their titles on one line, the page fits 1400 px, tables come as
-data too, and the README shows how to complete the command line."""
-import csv
+data too (numbers in their own columns), and the README shows how to complete the command line."""
 import json
 import os
 import re
@@ -9,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from test_report import FISIM, fake_store, md_tables, run_chromium
 
@@ -19,6 +19,7 @@ from fisim.rules.config import SWITCHES
 from fisim.store import Store, win_bits
 
 README = Path(__file__).parent.parent / "README.md"
+TABLES_DOC = README.parent / "docs" / "report-tables.md"
 FIGURE_TITLES = {
     "Computer team's win rate by difficulty level (95% intervals)",
     "Computer team's win rate: level × players (95% intervals)",
@@ -134,18 +135,37 @@ def test_the_html_report_at_1400px_has_no_horizontally_scrolling_table(islands, 
     assert measured["wide"] == []
 
 
-def test_the_reports_tables_as_csv_and_json_hold_the_markdown_reports_cells(islands):
+def documented_tables():
+    """{file name pattern: columns} of docs/report-tables.md's table of files."""
+    rows = re.findall(r"^\| `([^`|]*)\.csv` \| [^|]* \| `([^`]*)` \|$", TABLES_DOC.read_text(), re.M)
+    return {name: columns.split(", ") for name, columns in rows}
+
+
+def test_the_reports_tables_as_data_hold_numbers_in_the_columns_the_docs_name(islands):
     report = islands / "report"
-    md = md_tables((report / "report.md").read_text())
     tables = json.loads((report / "tables.json").read_text())
-    assert len(tables) == len(list((report / "tables").glob("*.csv"))) >= len(md)
+    schema = documented_tables()
+    names = [t["name"] for t in tables]
+    assert sorted(names) == sorted(p.stem for p in (report / "tables").glob("*.csv"))
+    assert {"win-rate-by-players-and-level", "outcome-shares", "island-win-rate", "layouts-compared",
+            "rules-compared", "named-tiles-standard", "places-skull-island"} <= set(names)
     for t in tables:
-        k = 1 + [u for u in tables if u["section"] == t["section"]].index(t)
-        with open(report / "tables" / f"{t['section']}-{k}.csv", newline="") as f:
-            rows = list(csv.reader(f))
-        assert rows == [t["columns"], *t["rows"]]
-        if t["caption"] in md:
-            assert [list(r.values()) for r in md[t["caption"]]] == [[c.strip("*") for c in row] for row in t["rows"]]
+        frame = pd.read_csv(report / "tables" / f"{t['name']}.csv")
+        pattern = re.sub(r"-(standard|skull-island|bone-island|atoll-of-decisions-arena)$", "-<island>", t["name"])
+        assert list(frame.columns) == schema[pattern] == list(t["rows"][0]), t["name"]
+        assert len(frame) == len(t["rows"])
+        for column in ("games", "rate", "ci_low", "ci_high", "difference"):
+            if column in frame:
+                assert pd.api.types.is_numeric_dtype(frame[column]), (t["name"], column)
+        if "rate" in frame:
+            assert ((frame["ci_low"] <= frame["rate"]) & (frame["rate"] <= frame["ci_high"])).all()
+    cells = fisim.load(islands)
+    main = cells[(cells["layout"] == "standard") & (cells["rules"] == "official")]
+    pooled = main.groupby(["players", "level"], observed=True)[["games", "wins"]].sum().reset_index()
+    rates = pd.read_csv(report / "tables" / "win-rate-by-players-and-level.csv")
+    assert rates[["players", "level", "games", "wins"]].astype(str).values.tolist() == \
+        pooled.astype(str).values.tolist()
+    assert np.allclose(rates["rate"], pooled["wins"] / pooled["games"])
 
 
 def test_the_readme_shows_shell_completion_and_it_works():
