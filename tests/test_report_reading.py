@@ -10,16 +10,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import FISIM, fake_store, md_tables, run_chromium
+from test_report import FISIM, RANDOM, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
+from fisim.compare import paired_difference
 from fisim.report import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
 from fisim.store import Store, win_bits
+from policies import load_policy
 
 README = Path(__file__).parent.parent / "README.md"
 TABLES_DOC = README.parent / "docs" / "report-tables.md"
+PASSIVE = f"passive@{load_policy('passive').VERSION}"
 FIGURE_TITLES = {
     "Computer team's win rate by difficulty level (95% intervals)",
     "Computer team's win rate: level × players (95% intervals)",
@@ -175,3 +178,63 @@ def test_the_readme_shows_shell_completion_and_it_works():
     r = subprocess.run([str(FISIM)], env={**os.environ, "_FISIM_COMPLETE": "bash_source"}, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0 and "complete " in r.stdout and "_FISIM_COMPLETE" in r.stdout
+
+
+@pytest.fixture(scope="module")
+def rules_and_sets(tmp_path_factory):
+    """Two rule switches and a --set axis against the official rules, two policies; its report."""
+    out = tmp_path_factory.mktemp("glance") / "store"
+    rules = grid.with_axes(grid.parse_rules("official,heli-all,navigator-plain"), grid.parse_sets(["waters_rise=2,4"]))
+    cells = grid.expand(["standard"], ["novice", "elite"], [2, 3], "random", ["random", "passive"], rules)
+    fake_store(out, cells, 2000, 1000)
+    write_report(out, out / "report", ("md", "csv"))
+    return out
+
+
+def overall_difference(store, axis, value, baseline, **held):
+    """The paired difference of `value` against `baseline` along `axis`, levels and players pooled,
+    from the stored per-game wins."""
+    cells = fisim.load(store)
+    for k, v in held.items():
+        cells = cells[cells[k] == v]
+    chunks = Store(store).read_chunks()
+    manifest = json.loads((store / "manifest.json").read_text())
+    a, b = [], []
+    for _, group in cells.groupby(["level", "players"], observed=True):
+        keys = group.set_index(axis)["cell"]
+        a.append(win_bits(chunks, keys[value], manifest["target"]))
+        b.append(win_bits(chunks, keys[baseline], manifest["target"]))
+    return paired_difference(np.concatenate(a), np.concatenate(b))
+
+
+def test_at_a_glance_names_each_alternative_with_its_paired_difference_largest_first(rules_and_sets):
+    md = (rules_and_sets / "report" / "report.md").read_text()
+    glance = md.split("**At a glance**")[1].split("Contents:")[0]
+    lines = {line.split(" (paired")[0]: line for line in glance.strip().splitlines()}
+    expected = {"- Rule readings against official": ("rules", ["heli-all", "navigator-plain"], "official",
+                                                    {"policy": "random"}),
+                f"- Policies against {RANDOM}": ("policy", ["passive"], "random", {"rules": "official"}),
+                "- Rule numbers varied (--set) against their official values": (
+                    "rules", ["waters_rise=2", "waters_rise=4"], "official", {"policy": "random"})}
+    for head, (axis, values, baseline, held) in expected.items():
+        line = lines[head]
+        found = []
+        for value in values:
+            diff, low, high = overall_difference(rules_and_sets, axis, value, baseline, **held)
+            shown = PASSIVE if value == "passive" else value
+            assert f"{shown} {100 * diff:+.2f} points ({100 * low:+.2f} to {100 * high:+.2f}" in line, line
+            found.append((line.index(f"{shown} "), -abs(diff)))
+        assert sorted(found) == sorted(found, key=lambda f: f[1])      # the largest difference named first
+
+
+def test_a_set_axis_is_shown_once_as_parameter_effects_not_as_a_rule_reading(rules_and_sets):
+    md = (rules_and_sets / "report" / "report.md").read_text()
+    rules_section = md.split("## Rule readings compared with the official rules")[1].split("\n## ")[0]
+    assert "| heli-all |" in rules_section and "| waters_rise=" not in rules_section
+    assert "| waters_rise | 4 | novice |" in md.split("## Parameter effects")[1]
+    compared = pd.read_csv(rules_and_sets / "report" / "tables" / "rules-compared.csv")
+    assert {"heli-all", "navigator-plain"} <= set(compared["rules"])
+    assert not any(label.startswith("waters_rise=") for label in compared["rules"])
+    effects = pd.read_csv(rules_and_sets / "report" / "tables" / "parameter-effects.csv")
+    assert list(effects.columns) == documented_tables()["parameter-effects"]
+    assert sorted(set(effects["value"])) == [2, 3, 4]

@@ -46,6 +46,7 @@ class Section:
     tables: list = field(default_factory=list)
     note: str = ""
     data: list = field(default_factory=list)        # Data
+    glance: str = ""                # the section's answer, for "At a glance"
 
 
 @dataclass
@@ -141,10 +142,11 @@ def _main_slice(sweep):
     return _Main(cells, levels, data.by_level(sweep), _who(sweep, cells), subtitle)
 
 
-# the paired comparisons a sweep may make: (axis, section id, title, noun)
-COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout"),
-               ("rules", "rules", "Rule readings compared with the official rules", "rules"),
-               ("policy", "policies", "Policies compared", "policy"))
+# the paired comparisons a sweep may make: (axis, section id, title, noun, what its values are)
+COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout", "Islands"),
+               ("rules", "rules", "Rule readings compared with the official rules", "rules", "Rule readings"),
+               ("policy", "policies", "Policies compared", "policy", "Policies"))
+GLANCE_SHOWN = 3            # the alternatives "At a glance" names, largest difference first
 
 
 def build(sweep, title=None):
@@ -380,12 +382,12 @@ def _tiles(sweep):
                   Data(f"places-{slug}", f"{layout}: every place of the grid (fisim.load_tiles by place)", table)])
 
 
-def _comparison(sweep, axis, sid, title, noun, levels):
+def _comparison(sweep, axis, sid, title, noun, what, levels):
     if axis == "layout" and "standard" not in sweep.values("layout"):
         return None
     if axis == "rules" and "official" not in sweep.values("rules"):
         return None
-    result = data.comparison(sweep, axis)
+    result = data.comparison(sweep, axis, (lambda v: not data.set_cell(v)) if axis == "rules" else None)
     if result is None:
         return None
     pooled, detail, unmatched, used = result.pooled, result.detail, result.unmatched, result.cells
@@ -434,7 +436,19 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     text = (f"Each {noun} against {baselines}: the difference in the computer team's win rate over the same games "
             f"(common random numbers). {_pairing_text(pooled)} Points to the right of the line mean more wins than "
             "the baseline; 'significant' means the 95% interval excludes zero.")
-    return Section(sid, title, text, caption, fig, tables, note, datas)
+    return Section(sid, title, text, caption, fig, tables, note, datas,
+                   _glance(f"{what} against {baselines}", result.overall, lambda r: name(r[axis])))
+
+
+def _glance(what, overall, label):
+    """The answer of a comparison in one line: each alternative's paired difference with its 95%
+    interval, levels and players pooled, the largest first (GLANCE_SHOWN of them)."""
+    ranked = overall.iloc[overall["difference"].abs().sort_values(ascending=False, kind="stable").index]
+    items = [f"{label(r)} {points(r['difference'])} points ({points_ci(r['ci_low'], r['ci_high'])}"
+             f"{'' if r['significant'] else ', not significant'})" for _, r in ranked.head(GLANCE_SHOWN).iterrows()]
+    more = len(ranked) - GLANCE_SHOWN
+    return (f"{what} (paired on the same games, levels and players pooled, 95% CI): " + "; ".join(items)
+            + (f"; {more} more in the section." if more > 0 else "."))
 
 
 def _paired_data(frame, axis, name):
@@ -491,10 +505,14 @@ def _parameter_effects(sweep, levels):
     caption = (f"{held}; each row pairs {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} games with the "
                f"official value's. The {HUMAN}.")
     frame = effects.rename(columns={"d_low": "difference_ci_low", "d_high": "difference_ci_high"})
+    overall = data.comparison(sweep, "rules", data.set_cell).overall
+    overall = overall[overall["baseline"] == "official"].reset_index(drop=True)
     return Section("parameters", "Parameter effects", text, caption, fig, [table],
                    data=[Data("parameter-effects", table.caption, frame[
                        ["parameter", "value", "official", "level", *RATE, "difference", "difference_ci_low",
-                        "difference_ci_high", "significant"]])])
+                        "difference_ci_high", "significant"]])],
+                   glance=_glance("Rule numbers varied (--set) against their official values", overall,
+                                  lambda r: r["rules"]))
 
 
 def _pairing_text(pooled):
@@ -598,13 +616,7 @@ def _highlights(sweep, table, ranked, sections, islands=None):
             out.append(f"{players_text(table, p)}: strongest team {top['team']}, {pct(top['rate'])} "
                        f"({ci(top['ci_low'], top['ci_high'])}); weakest {bottom['team']}, {pct(bottom['rate'])} "
                        f"({ci(bottom['ci_low'], bottom['ci_high'])}), levels pooled.")
-    for s in sections:
-        if s.id in ("layouts", "rules", "policies"):
-            rows = s.tables[0].rows
-            significant = sum(r[-1] == "yes" for r in rows)
-            out.append(f"{s.title}: {significant} of {len(rows)} comparisons (per level) differ significantly "
-                       "from the baseline.")
-    return out
+    return out + [s.glance for s in sections if s.glance]
 
 
 def _warnings(sweep):
