@@ -466,7 +466,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
     store's table of cells."""
     from fisim.simulation import EngineError
     from fisim.store import StoreError
-    from fisim.sweep import BackendError, DaskBackend, LocalBackend, run_sweep
+    from fisim.sweep import BackendError, DaskBackend, Interrupted, LocalBackend, run_sweep
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     from tqdm import tqdm
@@ -486,15 +486,16 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
         try:
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
-                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
+                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
+                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
         except (StoreError, EngineError) as exc:
             raise UserError(str(exc)) from None
         except (BackendError, OSError) as exc:
             raise _failure(exc) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             bar.close()
-            click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume",
-                       err=True)
+            kept = f"{exc.kept:,} games (the finished chunks)" if isinstance(exc, Interrupted) else "finished chunks"
+            click.echo(f"fisim: interrupted; {kept} are kept in {out}: run the same command to resume", err=True)
             sys.exit(130)
 
 

@@ -31,6 +31,15 @@ class BackendError(RuntimeError):
     """The Dask cluster could not be reached, or failed during the sweep."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A sweep stopped by Ctrl-C: `kept` games of its cells are in the store, and the same
+    sweep resumes from there."""
+
+    def __init__(self, kept):
+        super().__init__(f"{kept:,} games kept")
+        self.kept = kept
+
+
 def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
     """What identifies a sweep: a store is only ever extended by the same configuration
     (fisim.store.extended). User policy and layout files enter it by content ("files"), so an
@@ -164,14 +173,16 @@ def _progress_of(records, target, chunk_games):
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK,
-              warn=None):
+              warn=None, note=None):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
     fisim.store.load(out) of every cell in the store. Chunks already in the store are not played
     again, so a store of the same configuration is resumed or extended (more games per cell, more
     cells); a chunk file of this sweep that fails verification is deleted and played again, with
     `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
-    cluster whole chunks) and cells finish. The store is
-    locked while the sweep runs."""
+    cluster whole chunks) and cells finish. `note(text)` says what a store already holds before
+    playing: "resuming: 16,000 of 60,000 games stored", or "nothing to play: the store is
+    complete". Ctrl-C raises Interrupted with the games kept. The store is locked while the sweep
+    runs."""
     target = target or {"games": 10_000}
     store = Store(out)
     backend = backend or LocalBackend()
@@ -183,10 +194,39 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
             rejected = lambda error: replace_rejected(error, records, warn)  # noqa: E731
             for _, row in store.read_chunks(store.manifest, rejected).iterrows():
                 records[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]))
-            _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
+            resuming = _resume_text(cells, records, target, chunk_games)
+            if note and resuming:
+                note(resuming)
+            try:
+                _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
+            except KeyboardInterrupt:
+                raise Interrupted(_stored(cells, records, target, chunk_games)) from None
     finally:
         backend.close()
     return load(out)
+
+
+def _stored(cells, records, target, chunk_games):
+    """The games of `cells` in the store that count toward `target` (a short last chunk of an
+    earlier, smaller target does not: it is played again whole)."""
+    total = 0
+    for cell in cells:
+        done, _ = _progress_of(records[cell.key], target, chunk_games)
+        total += sum(records[cell.key][k][1] for k in range(done))
+    return total
+
+
+def _resume_text(cells, records, target, chunk_games):
+    """What the store holds of this sweep before it plays (None: nothing yet)."""
+    stored = _stored(cells, records, target, chunk_games)
+    complete = sum(_progress_of(records[c.key], target, chunk_games)[1] for c in cells)
+    if complete == len(cells):
+        return f"nothing to play: the store is complete ({stored:,} games in {len(cells):,} cells)"
+    if not stored:
+        return None
+    if "games" in target:
+        return f"resuming: {stored:,} of {target['games'] * len(cells):,} games stored"
+    return f"resuming: {stored:,} games stored, {complete:,} of {len(cells):,} cells complete"
 
 
 def replace_rejected(error, records, warn):
