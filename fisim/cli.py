@@ -318,16 +318,18 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
 @cli.command()
 @click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
 @click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
-@click.option("--games", default=2000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
-              help="Games per level and player count for every policy: deals 0.. of the seed, the same for all.")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Games per level and player count for every policy: deals 0.. of the seed, the same for all "
+                   "(the defaults play in minutes; the README's full-size ladder, --games 2000 --deals 500 "
+                   "--repeats 20, in hours).")
 @click.option("--policies", "policies_text", default=",".join(LADDER), show_default=True,
               help="The ladder's legal policies, weakest first. " + POLICY_HELP)
 @click.option("--clairvoyant", "clairvoyant", default=None, type=click.IntRange(min=1), metavar="N",
               help=f"Budget of the clairvoyant reference clairvoyant:N [default: its own, 32]; it {CLAIRVOYANT_NOTE}.")
 @click.option("--no-clairvoyant", is_flag=True, help="Leave the clairvoyant reference out.")
-@click.option("--deals", default=500, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+@click.option("--deals", default=20, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Per-deal difficulty: replay the first DEALS deals of each level and player count ...")
-@click.option("--repeats", default=20, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
               help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
 @click.option("--replayer", default="search:8", show_default=True, metavar="POLICY",
               help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
@@ -340,7 +342,8 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
            seed, out, threads, quiet):
     """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
-    skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying."""
+    skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
+    It prints its plan first: the games per policy and the time they take at speeds measured here."""
     from fisim import grid
     from fisim.rules.config import ConfigError
     if clairvoyant is not None and no_clairvoyant:
@@ -362,6 +365,15 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim import ladder as skill
+    if not quiet:
+        from fisim.simulation import EngineError
+        from policies import PolicyError
+        try:
+            click.echo(skill.plan_text(levels_list, players, [named(p) for p in policies], games,
+                                       [named(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
+                       err=True)
+        except (EngineError, PolicyError) as exc:
+            raise UserError(str(exc)) from None
 
     _run_cells(skill.ladder_cells(levels_list, players, [named(p) for p in policies]),
                os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,

@@ -1,13 +1,14 @@
 """`fisim ladder` (fisim.ladder): every policy on the same deals, the clairvoyant reference labelled,
 deals replayed varying nothing but the policy stream, and every printed number the store's."""
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 from test_cli import run
 
-from fisim import ladder
+from fisim import grid, ladder
 from fisim.compare import paired_difference
 from fisim.stats import wilson
 from fisim.store import load
@@ -163,3 +164,34 @@ def test_spread_of_deals_that_decide_nothing():
     assert s["outliers"] <= 0.05 + 5 * np.sqrt(0.05 * 0.95 / deals)
     assert s["mean_win"] == pytest.approx(p, abs=5 * np.sqrt(p * (1 - p) / (deals * repeats)))
     assert s["mean_win_low"] < s["mean_win"] < s["mean_win_high"]
+
+
+def test_the_ladder_prints_its_plan_before_playing(tmp_path):
+    r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(tmp_path / "skill"))
+    assert r.returncode == 0, r.stderr
+    plan = r.stderr[r.stderr.index("plan: 2 settings"):].splitlines()
+    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("search:2, replays", 72)):
+        line = next(line for line in plan if line.strip().startswith(policy + " "))
+        assert re.search(rf"\b{games} games +[0-9,.]+/s   (under a second|about \d)", line), line
+    assert any(line.startswith("  total: ") for line in plan)
+    assert f"fisim ladder {ladder.FULL_SIZE}" in r.stderr
+
+
+# speeds of one core as the README quotes them (games per second): a check of the defaults' size
+QUOTED_SPEEDS = {"random": 115_000, "passive": 100_000, "greedy": 8_000, "expert": 2_700, "search:8": 5.3,
+                 "search:32": 3.5, "clairvoyant:32": 3.5}
+
+
+def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
+    from fisim.cli import ladder as command
+    defaults = {p.name: p.default for p in command.params}
+    levels, players = grid.parse_levels(defaults["levels"]), grid.parse_players(defaults["players_text"])
+    policies = [*defaults["policies_text"].split(","), "clairvoyant:32"]
+    rows = ladder.plan(levels, players, policies, defaults["games"], [defaults["replayer"]], defaults["deals"],
+                       defaults["repeats"])
+    seconds = sum(games / QUOTED_SPEEDS[policy] / 2 for _, policy, games in rows)
+    assert 60 < seconds < 20 * 60
+    text = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "the defaults")
+    assert "hours here): fisim ladder --levels novice..legendary --players 2..4 --games 2000" in text
+    full = float(re.search(r"about ([0-9.]+) hours here", text).group(1))
+    assert full > 3
