@@ -10,6 +10,7 @@ import click
 from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
+from fisim.rules.variant import MAX_SKULL
 from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
@@ -58,8 +59,8 @@ def _setting_options(f):
     """The options that fix one setting, shared by `simulate`, `replay` and `tune`."""
     options = [
         click.option("--level", default="normal", show_default=True, metavar="LEVEL",
-                     help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position below the skull "
-                          "(1-9 with the official meter)."),
+                     help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position from 1 to "
+                          f"{MAX_SKULL - 1} below the skull (1 to 9 with the official meter; docs/model.md)."),
         click.option("--players", default=3, show_default=True, type=int,
                      help="Number of players, 2-4 (1 with --rules solo)."),
         click.option("--team", default=None, metavar="ROLE,ROLE,...",
@@ -164,6 +165,8 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
         except OSError as exc:
             raise _failure(exc) from None
     click.echo(_simulate_output(setting, tally, fmt))
+    if out:
+        click.echo(f"fisim: wrote {tally.games:,} games, one row each, to {out}", err=True)
 
 
 def _check_format(fmt, choices):
@@ -206,10 +209,12 @@ def _simulate_output(setting, tally, fmt):
 
 
 def _table_text(frame, fmt):
-    """A results table as CSV (with a header) or JSON (a list of records)."""
+    """A results table as CSV (with a header) or JSON (a list of records), its numbers rounded as
+    the report's tables are (no float noise)."""
+    from fisim.report.tables import as_data, to_json
     if fmt == "csv":
-        return frame.to_csv(index=False).rstrip("\n")
-    return frame.to_json(orient="records", indent=1, double_precision=15)
+        return as_data(frame).to_csv(index=False).rstrip("\n")
+    return to_json(frame)
 
 
 class _Null:

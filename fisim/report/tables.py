@@ -7,6 +7,17 @@ import json
 DIGITS = 10         # enough for any rate of a store; drops float noise such as 14.889799999999999
 
 
+def as_data(frame):
+    """A table's numbers as written out: rounded to DIGITS decimals, so a mean of 14.8898 is not
+    written 14.889799999999999 nor a zero 8.67e-19."""
+    return frame.round(DIGITS)
+
+
+def to_json(frame):
+    """A table as JSON: a list of records, numbers as_data."""
+    return as_data(frame).to_json(orient="records", indent=1, double_precision=DIGITS)
+
+
 def data_tables(report):
     """(section id, Data) of every table of the report as data, in reading order."""
     return [(s.id, d) for s in report.sections for d in s.data]
@@ -18,7 +29,7 @@ def write_csv(report, out):
     for _, d in data_tables(report):
         path = out / "tables" / f"{d.name}.csv"
         path.parent.mkdir(exist_ok=True)
-        d.frame.round(DIGITS).to_csv(path, index=False)
+        as_data(d.frame).to_csv(path, index=False)
         written.append(path)
     return written
 
@@ -28,7 +39,7 @@ def write_json(report, out):
     returns the path."""
     path = out / "tables.json"
     tables = [{"name": d.name, "section": sid, "caption": d.caption,
-               "rows": json.loads(d.frame.round(DIGITS).to_json(orient="records", double_precision=DIGITS))}
+               "rows": json.loads(to_json(d.frame))}
               for sid, d in data_tables(report)]
     path.write_text(json.dumps(tables, indent=1, ensure_ascii=False), encoding="utf-8")
     return path
