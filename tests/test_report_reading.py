@@ -238,3 +238,17 @@ def test_a_set_axis_is_shown_once_as_parameter_effects_not_as_a_rule_reading(rul
     effects = pd.read_csv(rules_and_sets / "report" / "tables" / "parameter-effects.csv")
     assert list(effects.columns) == documented_tables()["parameter-effects"]
     assert sorted(set(effects["value"])) == [2, 3, 4]
+
+
+def test_the_adventurer_figure_is_sorted_by_rate_with_its_player_counts_in_legend_order(islands):
+    sweep = data.read(islands)
+    section = next(s for s in sections.build(sweep).sections if s.id == "adventurers")
+    pooled = data.roles(sweep).groupby("role")[["wins", "games"]].sum()
+    rate = pooled["wins"] / pooled["games"]
+    ax = section.figure.axes[0]
+    top_down = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
+    assert top_down == sorted(rate.index, key=lambda n: -rate[n]) and rate.nunique() == len(rate)
+    assert section.tables[0].columns[1:] == top_down
+    assert [t.get_text() for t in section.figure.legends[0].get_texts()] == ["2 players", "3 players"]
+    highest = [max(container.lines[0].get_ydata()) for container in ax.containers]     # legend order
+    assert highest == sorted(highest, reverse=True) and len(set(highest)) == 2

@@ -14,7 +14,7 @@ from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import CAUSES
 
-HUMAN = "win rates are the computer team's, not a human team's"
+HUMAN = "win rates are the computer team's, not a human team's"    # on every figure; in the text once
 
 
 @dataclass
@@ -118,7 +118,7 @@ def _who(sweep, cells, held=("layout", "policy", "rules")):
         parts.append(", ".join(dict.fromkeys(cells["layout"])) + " island")
     if "rules" in held:
         parts.append(", ".join(dict.fromkeys(cells["rules"])) + " rules")
-    return "; ".join(parts) + f"; {_games_text(cells)}. The {HUMAN}."
+    return "; ".join(parts) + f"; {_games_text(cells)}."
 
 
 @dataclass
@@ -240,19 +240,23 @@ def _adventurers(sweep, main):
     role = data.roles(sweep)
     if not len(role) or not main.cells["team"].eq("random").any():
         return None
+    pooled = role.groupby("role")[["wins", "games"]].sum()
+    strongest_first = sorted(pooled.index, key=lambda n: (-pooled.at[n, "wins"] / pooled.at[n, "games"],
+                                                          ROLE_NAMES.index(n)))
     rows = []
     for p in sorted(role["players"].unique()):
         mine = role[role["players"] == p].set_index("role")
         rows.append([players_text(main.table, p),
                      *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
-                       if n in mine.index else "–" for n in ROLE_NAMES]])
+                       if n in mine.index else "–" for n in strongest_first]])
     return Section(
         "adventurers", "Adventurers in the team",
         "With a random team each game, the computer team's win rate in the games whose team included each "
-        "adventurer (levels pooled), with its 95% interval.",
+        "adventurer (levels pooled), with its 95% interval; the adventurers with the highest win rate (player "
+        "counts pooled) first.",
         _who(sweep, main.cells[main.cells["team"] == "random"]),
-        figures.adventurers(role, list(ROLE_NAMES), main.subtitle),
-        [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)],
+        figures.adventurers(role, strongest_first, main.subtitle),
+        [Table("Win rate of the games with each adventurer in the team", ["", *strongest_first], rows)],
         data=[Data("adventurer-win-rate", "Win rate of the games whose team included each adventurer, levels pooled",
                    role[["players", "role", *RATE]])])
 
@@ -402,8 +406,7 @@ def _comparison(sweep, axis, sid, title, noun, what, levels):
     held_text = "; ".join(held)
     per = sorted(set(int(g) for g in pooled["games"]))
     caption = (f"{held_text}; each comparison pairs the same games of the two settings, "
-               f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}). "
-               f"The {HUMAN}.")
+               f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}).")
     games = f"{per[0]:,}" if len(per) == 1 else f"{per[0]:,}–{per[-1]:,}"
     subtitle = f"{' · '.join(held)} · paired games per level: {games} · {HUMAN}"
     fig = figures.differences(pooled, axis, names, levels,
@@ -503,7 +506,7 @@ def _parameter_effects(sweep, levels):
             f"games (common random numbers; 'significant': the 95% interval excludes zero). {pairing}")
     per = sorted(set(int(g) for g in effects["games"]))
     caption = (f"{held}; each row pairs {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} games with the "
-               f"official value's. The {HUMAN}.")
+               f"official value's.")
     frame = effects.rename(columns={"d_low": "difference_ci_low", "d_high": "difference_ci_high"})
     overall = data.comparison(sweep, "rules", data.set_cell).overall
     overall = overall[overall["baseline"] == "official"].reset_index(drop=True)
@@ -534,7 +537,7 @@ def _pairing_text(pooled):
 def _subtitle(sweep):
     policies = ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))
     return (f"Monte Carlo results of fisim: {sweep.games:,} games played by the computer team (policy {policies}). "
-            f"Every rate is the computer team's, not a human team's, and carries its 95% confidence interval.")
+            f"Every rate carries its 95% confidence interval.")
 
 
 def _overview(sweep):
