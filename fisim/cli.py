@@ -483,7 +483,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
     store's table of cells."""
     from fisim.simulation import EngineError
     from fisim.store import StoreError
-    from fisim.sweep import BackendError, DaskBackend, Interrupted, LocalBackend, run_sweep
+    from fisim.sweep import CLUSTER_EXTRA, BackendError, DaskBackend, Interrupted, LocalBackend, run_sweep
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     from tqdm import tqdm
@@ -497,7 +497,10 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
             bar.update(n)
 
         if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
-            import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            try:
+                import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            except ImportError:
+                raise UserError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
             for handler in logging.getLogger("distributed").handlers:
                 handler.setLevel(logging.CRITICAL)
         try:

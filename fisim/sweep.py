@@ -25,6 +25,7 @@ from fisim.store import (
 from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
 
 CHUNK = 50_000
+CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
 
 
 class BackendError(RuntimeError):
@@ -96,7 +97,10 @@ class DaskBackend:
     as it comes."""
 
     def __init__(self, address=None, workers=None):
-        from dask.distributed import Client, LocalCluster
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise BackendError(CLUSTER_EXTRA) from None
         self.cluster = None
         try:
             if address:

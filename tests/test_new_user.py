@@ -1,15 +1,21 @@
 """What a new user meets first (issue 31's smaller gaps): `simulate --out` says what it wrote,
 the per-game masks decode as the README says, numbers as data carry no float noise, the level's
 range is the same in --help and in its error, and the README and .gitignore fit the quick start."""
+import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
+import tomllib
 from test_cli import run
 
+from fisim.cli import cli, main
 from fisim.rules.constants import N_TILES, TILE_NAMES
+from fisim.sweep import BackendError, DaskBackend
 
 ROOT = Path(__file__).parent.parent
 README = ROOT / "README.md"
@@ -34,7 +40,7 @@ def test_simulate_out_says_what_it_wrote_and_the_masks_decode_as_the_readme_says
 
 
 def test_numbers_written_as_data_carry_no_float_noise():
-    for fmt, read in (("csv", lambda text: pd.read_csv(__import__("io").StringIO(text))),
+    for fmt, read in (("csv", lambda text: pd.read_csv(io.StringIO(text))),
                       ("json", lambda text: pd.DataFrame(json.loads(text)))):
         r = run("simulate", "--games", "700", "--players", "2", "--policy", "random", "--format", fmt, "--quiet")
         assert r.returncode == 0, r.stderr
@@ -51,3 +57,36 @@ def test_the_level_range_is_the_same_in_help_and_in_the_error():
     in_help = re.search(r"position from 1 to (\d+) below the skull", helped)
     in_error = re.search(r"position from 1 to (\d+) below the skull", error)
     assert in_help and in_error and in_help.group(1) == in_error.group(1)
+
+
+def test_the_quick_starts_output_folders_are_ignored_by_git():
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    for name in ("sweep", "tune", "ladder"):
+        out = next(p.default for p in cli.commands[name].params if p.name == "out")
+        assert f"/{out}/" in ignored, out
+
+
+def test_dask_is_an_optional_extra_named_when_missing(tmp_path, capsys, monkeypatch):
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert not any(d.startswith("dask") for d in project["dependencies"])
+    assert project["optional-dependencies"]["cluster"] == ["dask[distributed]>=2024.1"]
+    for module in ("distributed", "dask.distributed"):
+        monkeypatch.setitem(sys.modules, module, None)      # as if not installed: importing it fails
+    with pytest.raises(BackendError, match=r"pip install 'fisim\[cluster\]'"):
+        DaskBackend(workers=1)
+    with pytest.raises(SystemExit) as exit_status:
+        main(["sweep", "--levels", "normal", "--players", "2", "--games", "10", "--dask-local", "1", "--out",
+              str(tmp_path / "out"), "--no-report"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_status.value.code == 2 and len(err) == 1
+    assert err[0] == "fisim: error: --dask-local: a Dask cluster needs Dask, an optional extra of fisim: pip install " \
+                     "'fisim[cluster]'"
+
+
+def test_the_readme_names_its_rules_document_and_compares_speeds_measured_together():
+    readme = README.read_text()
+    assert "RULES.md" not in readme and "[docs/rules.md](docs/rules.md)" in readme
+    for link in re.findall(r"\]\(((?:docs|reports)/[^)#]+)\)", readme):
+        assert (ROOT / link).exists(), link
+    assert "6.6 games per second" not in readme and "about 800 times expert's processor time" in readme
+    assert "the strongest legal computer team (`search:32`)" not in readme
