@@ -236,7 +236,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     from fisim import engine
     from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
-    from policies import labelled, load_policy
+    from policies import full_name, labelled, load_policy
     pol = load_policy(policy)
     try:
         rec = engine.record(island, config, pol, seed, game, repeat=repeat)
@@ -244,7 +244,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     except EngineError as exc:
         raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
-             f"policy {labelled(f'{pol.NAME}@{pol.VERSION}')}, rules {config.rules_label}"
+             f"policy {labelled(full_name(pol))}, rules {config.rules_label}"
              + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
@@ -428,6 +428,7 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     from fisim import grid
     from fisim import tune as tuning
     from fisim.rules.config import ConfigError, parse_level
+    from policies import full_name, labelled, load_policy
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
     if not 0 < target < 1:
@@ -470,7 +471,8 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
         click.echo(_table_text(result.table(), fmt))
         return
     setting = (f"{base.layout_label}, {'' if param == tuning.START_LEVEL else base.level + ', '}{players} players, "
-               f"team {base.team_label}, policy {policy}, rules {base.rules_label}, seed {seed}"
+               f"team {base.team_label}, policy {labelled(full_name(load_policy(policy)))}, rules {base.rules_label}, "
+               f"seed {seed}"
                + (f", repeat {repeat}" if repeat else ""))
     click.echo(tuning.format_tuning(result, setting))
     click.echo(f"results: {out}")

@@ -42,7 +42,7 @@ from fisim.rules.variant import PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import cause_tiles
 from policies import DEFAULT as DEFAULT_POLICY
-from policies import labelled
+from policies import full_name, labelled
 
 CHUNK = 1 << 18
 CAUSE_COLUMNS = [name.replace("-", "_") for name in LOSS_NAMES]
@@ -71,7 +71,7 @@ class Setting:
         self.island = load_layout(layout)
         self.policy = load_policy(policy)
         self.seed, self.repeat = seed, repeat
-        self.policy_label = labelled(f"{self.policy.NAME}@{self.policy.VERSION}")
+        self.policy_label = labelled(full_name(self.policy))
 
     def play_chunks(self, games, threads=None, first_game=0, progress=None, tally=None, chunk=CHUNK):
         """Yield (first game, engine rows) chunk by chunk, each added to `tally` if given;

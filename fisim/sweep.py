@@ -22,7 +22,7 @@ from fisim.store import (
     planned_games,
     target_reached,
 )
-from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
+from policies import CLAIRVOYANT_NOTE, full_name, labelled, sees_decks
 
 CHUNK = 50_000
 CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
@@ -45,14 +45,18 @@ def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
     """What identifies a sweep: a store is only ever extended by the same configuration
     (fisim.store.extended). User policy and layout files enter it by content ("files"), so an
     edited file is never mixed into a store. A cell's repeat is recorded when it is not 0, so a
-    store of games as dealt has the manifest it had before repeats existed."""
+    store of games as dealt has the manifest it had before repeats existed. A cell names its
+    policy as given (a policy file by its path: provenance); "policy_labels" gives the NAME@VERSION
+    that results show for it, as a per-game row does."""
     from policies import load_policy
-    policies = {name: str(load_policy(name).VERSION) for name in sorted({c.policy for c in cells})}
+    loaded = {name: load_policy(name) for name in sorted({c.policy for c in cells})}
+    policies = {name: str(policy.VERSION) for name, policy in loaded.items()}
     user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
                         | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
     return {
         "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
-        "policies": policies, "files": {path: file_digest(path) for path in user_files},
+        "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
+        "files": {path: file_digest(path) for path in user_files},
         "seed": seed, "chunk_size": chunk, "target": target, "per_game": per_game,
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
@@ -71,7 +75,7 @@ def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None)
     layout = load_layout(cell.layout)
     rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress, cell.repeat)
     check_games(rows, policy.NAME, first)
-    label = labelled(f"{policy.NAME}@{policy.VERSION}")
+    label = labelled(full_name(policy))
     frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first, cell.repeat) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 

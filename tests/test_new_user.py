@@ -13,6 +13,7 @@ import pytest
 import tomllib
 from test_cli import run
 
+from fisim import load as fisim_load
 from fisim.cli import cli, main
 from fisim.rules.constants import N_TILES, TILE_NAMES
 from fisim.sweep import BackendError, DaskBackend
@@ -90,3 +91,39 @@ def test_the_readme_names_its_rules_document_and_compares_speeds_measured_togeth
         assert (ROOT / link).exists(), link
     assert "6.6 games per second" not in readme and "about 800 times expert's processor time" in readme
     assert "the strongest legal computer team (`search:32`)" not in readme
+
+
+CAPTURE_FIRST = '''from numba import njit
+
+from fisim.rules.rng import randbelow
+
+NAME = "capture-first"
+VERSION = 3
+
+
+@njit
+def decide(pub, options, n, mem, rng):
+    return randbelow(rng, n)
+'''
+
+
+def test_a_policy_file_has_one_name_everywhere_and_its_path_only_as_provenance(tmp_path):
+    from policies import load_policy
+    policy = tmp_path / "my_policy.py"
+    policy.write_text(CAPTURE_FIRST)
+    random = f"random@{load_policy('random').VERSION}"
+    out = tmp_path / "sweep"
+    r = run("sweep", "--levels", "normal", "--players", "2", "--policies", f"random,{policy}", "--games", "300",
+            "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "capture-first@3" in r.stdout and str(policy) not in r.stdout
+    assert set(fisim_load(out)["policy"]) == {random, "capture-first@3"}
+    compared = run("compare", str(out), "--by", "policy", "--format", "csv")
+    rows = pd.read_csv(io.StringIO(compared.stdout))
+    assert list(rows["policy"]) == ["capture-first@3"] and list(rows["baseline"]) == [random]
+    report = (out / "report" / "report.md").read_text()
+    assert "capture-first@3" in report and "my_policy" not in report
+    assert "policy capture-first@3," in run("simulate", "--policy", str(policy), "--games", "50", "--quiet").stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {c["policy"] for c in manifest["cells"]} == {"random", str(policy)}       # the path, as provenance
+    assert manifest["policy_labels"][str(policy)] == "capture-first@3"

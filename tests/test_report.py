@@ -267,7 +267,7 @@ def test_the_numbers_in_the_report_are_those_of_the_store(swept):
     out, _ = swept
     cells = fisim.load(out)
     tables = md_tables((out / "report" / "report.md").read_text())
-    main = cells[(cells["layout"] == "standard") & (cells["policy"] == "random") & (cells["rules"] == "official")]
+    main = cells[(cells["layout"] == "standard") & (cells["policy"] == RANDOM) & (cells["rules"] == "official")]
     rows = tables["Win rate by level and player count"]
     assert len(rows) == 4
     for row in rows:

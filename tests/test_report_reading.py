@@ -212,16 +212,16 @@ def test_at_a_glance_names_each_alternative_with_its_paired_difference_largest_f
     glance = md.split("**At a glance**")[1].split("Contents:")[0]
     lines = {line.split(" (paired")[0]: line for line in glance.strip().splitlines()}
     expected = {"- Rule readings against official": ("rules", ["heli-all", "navigator-plain"], "official",
-                                                    {"policy": "random"}),
-                f"- Policies against {RANDOM}": ("policy", ["passive"], "random", {"rules": "official"}),
+                                                    {"policy": RANDOM}),
+                f"- Policies against {RANDOM}": ("policy", [PASSIVE], RANDOM, {"rules": "official"}),
                 "- Rule numbers varied (--set) against their official values": (
-                    "rules", ["waters_rise=2", "waters_rise=4"], "official", {"policy": "random"})}
+                    "rules", ["waters_rise=2", "waters_rise=4"], "official", {"policy": RANDOM})}
     for head, (axis, values, baseline, held) in expected.items():
         line = lines[head]
         found = []
         for value in values:
             diff, low, high = overall_difference(rules_and_sets, axis, value, baseline, **held)
-            shown = PASSIVE if value == "passive" else value
+            shown = value
             assert f"{shown} {100 * diff:+.2f} points ({100 * low:+.2f} to {100 * high:+.2f}" in line, line
             found.append((line.index(f"{shown} "), -abs(diff)))
         assert sorted(found) == sorted(found, key=lambda f: f[1])      # the largest difference named first

@@ -28,6 +28,7 @@ from fisim.store import (
     SETTINGS,
     TILE_COUNTS,
     StoreError,
+    policy_labels,
     read_store,
     target_reached,
     tile_labels,
@@ -47,12 +48,10 @@ class Sweep:
     bits: dict = field(repr=False)
     incomplete: list = field(default_factory=list)
 
-    def policy_label(self, name):
-        """`name@version`; a policy file is named by its file name, never its path; the
-        clairvoyant reference with its note (policies.labelled)."""
-        version = self.manifest.get("policies", {}).get(name, "?")
-        base = Path(name).stem if name.endswith(".py") else name
-        return labelled(f"{base}@{version}")
+    def policy_label(self, label):
+        """A cell's policy (NAME@VERSION) as a report shows it: the clairvoyant reference with its
+        note (policies.labelled)."""
+        return labelled(label)
 
     def values(self, axis):
         """The values of a setting in the order the sweep lists them."""
@@ -86,6 +85,7 @@ def read(path):
     """Read and check a results directory; StoreError (one line) when it is missing or damaged."""
     manifest, chunks = read_store(path)
     rows, bits, incomplete = [], {}, []
+    labels = policy_labels(manifest)
     by_cell = {}
     for chunk in chunks.to_dict("records"):
         by_cell.setdefault(chunk["cell"], []).append(chunk)
@@ -99,7 +99,7 @@ def read(path):
                              "again to complete it")
         if not complete:
             incomplete.append(label)
-        row = {k: cell[k] for k in SETTINGS}
+        row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
         row.update(cell=key, games=sum(int(c["games"]) for c in done), wins=sum(int(c["wins"]) for c in done),
                    complete=complete)
         for name in CAUSES:
