@@ -1,6 +1,7 @@
 """The `fisim` command line. Heavy modules (the engine, pandas) are imported inside commands so
 that `--help` and argument errors stay fast. Every bad input ends in one line on stderr and
 exit status 2; results go to stdout or to a file written whole."""
+import importlib
 import logging
 import os
 import sys
@@ -183,9 +184,7 @@ def _simulate_output(setting, tally, fmt):
     rates = tally.rates()
     if fmt != "text":
         import pandas as pd
-        means = pd.DataFrame({"measure": ["mean turns", "mean treasures"], "of": "",
-                              "value": [tally.mean_turns, tally.mean_treasures], "games": tally.games})
-        table = pd.concat([rates.rename(columns={"rate": "value"}), means], ignore_index=True)
+        table = tally.table()
         table = pd.concat([pd.DataFrame([labels] * len(table)), table], axis=1)
         return _table_text(table, fmt)
     win = rates.iloc[0]
@@ -299,11 +298,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     limit = target.get("games", max_games)
     try:
-        rule_variants = grid.with_axes(grid.parse_rules(rules_text), grid.parse_sets(sets))
-        solo = any("solo" in r for r in rule_variants)
-        cells = grid.expand(grid.parse_layouts(layouts_text), grid.parse_levels(levels),
-                            grid.parse_players(players_text, solo), grid.parse_teams(teams),
-                            grid.parse_policies(policies_text or DEFAULT), rule_variants)
+        cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim.store import chunk_count  # (it loads pandas: after the quick checks)
@@ -425,10 +420,9 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
          threads, fmt, quiet):
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
-    from fisim import grid
-    from fisim import tune as tuning
-    from fisim.rules.config import ConfigError, parse_level
+    from fisim.rules.config import ConfigError
     from policies import full_name, labelled, load_policy
+    tuning = importlib.import_module("fisim.tune")     # the module: fisim.tune is the API's function
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
     if not 0 < target < 1:
@@ -440,14 +434,9 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     given = click.get_current_context().get_parameter_source("level") != click.core.ParameterSource.DEFAULT
     if param == tuning.START_LEVEL and given:
         raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
-    config, _ = _checked(level, players, team, layout, policy, rules)
+    _checked(level, players, team, layout, policy, rules)
     try:
-        switches, variant = config.switches, config.variant
-        base = grid.Cell(grid.parse_layouts(layout)[0], parse_level(level), players, config.team,
-                         grid.parse_policies(policy)[0], tuple(sorted(switches)), variant, repeat)
-        allowed = tuning.allowed_values(base, param)
-        values = tuning.parse_values(values_text, allowed) if values_text else allowed
-        tuning.tune_cells(base, param, values)
+        base, values = tuning.setting(param, level, players, team, layout, policy, rules, repeat, values_text)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim.simulation import EngineError

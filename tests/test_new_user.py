@@ -127,3 +127,42 @@ def test_a_policy_file_has_one_name_everywhere_and_its_path_only_as_provenance(t
     manifest = json.loads((out / "manifest.json").read_text())
     assert {c["policy"] for c in manifest["cells"]} == {"random", str(policy)}       # the path, as provenance
     assert manifest["policy_labels"][str(policy)] == "capture-first@3"
+
+
+def test_the_python_api_has_real_signatures_and_docstrings_and_returns_tables(tmp_path):
+    import importlib
+    import inspect
+
+    import fisim
+    for name in fisim.API:
+        function = getattr(fisim, name)
+        if name in ("sweep", "compare", "report", "tune"):
+            importlib.import_module(f"fisim.{name}")        # the module of the same name, imported
+        assert getattr(fisim, name) is function and callable(function), name     # not replaced by the module
+        kinds = {p.kind for p in inspect.signature(function).parameters.values()}
+        assert not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}, name
+        assert len(inspect.getdoc(function)) > 150, name
+    assert {"levels", "players", "teams", "layouts", "policies", "rules", "sets", "games", "ci", "seed"} <= set(
+        inspect.signature(fisim.sweep).parameters)
+    assert {"param", "target", "values", "level", "policy", "max_games"} <= set(
+        inspect.signature(fisim.tune).parameters)
+    out = tmp_path / "store"
+    cells = fisim.sweep(out, levels="novice", players=[2], policies=["random", "passive"], games=1000, report=False)
+    assert isinstance(cells, pd.DataFrame) and list(cells["games"]) == [1000, 1000]
+    assert cells.equals(fisim.load(out))
+    compared = fisim.compare(out, by="policy")
+    assert isinstance(compared, pd.DataFrame) and len(compared) == 1 and compared["ci_low"].iloc[0] <= \
+        compared["difference"].iloc[0] <= compared["ci_high"].iloc[0]
+    written = fisim.report(out, formats=["md", "csv"])
+    assert (out / "report" / "report.md") in written and (out / "report" / "tables" / "outcome-shares.csv") in written
+    games = fisim.simulate(level="novice", players=2, policy="random", games=500, seed=2)
+    table = fisim.summary(games)
+    win = table.set_index("measure").loc["win"]
+    assert isinstance(table, pd.DataFrame) and win["games"] == 500 and win["count"] == games["won"].sum()
+    assert win["ci_low"] <= win["value"] <= win["ci_high"]
+    assert list(table["measure"]).count("loss") == 4 and table["measure"].iloc[-1] == "mean treasures"
+    tuned = fisim.tune("start_level", 0.2, values="1..3", players=2, policy="greedy", max_games=2000,
+                       out=tmp_path / "tune")
+    assert tuned.answer in (1, 2, 3) and isinstance(tuned.table(), pd.DataFrame)
+    with pytest.raises(ValueError, match="unknown level .hard.; choose one of"):
+        fisim.sweep(tmp_path / "bad", levels="hard")

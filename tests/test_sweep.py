@@ -1,4 +1,5 @@
 """`fisim sweep`, the results store and `fisim compare`."""
+import importlib
 import json
 import shutil
 import signal
@@ -419,7 +420,7 @@ def run_cli(capsys, *args):
 
 
 def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_path, capsys, monkeypatch):
-    import fisim.sweep
+    sweep = importlib.import_module("fisim.sweep")     # the module (fisim.sweep is the API's function)
     args = ["sweep", *GRID, "--out", tmp_path / "out", "--no-report"]
     code, err = run_cli(capsys, *args, "--games", "2000")
     assert code == 0 and "resuming" not in err and "nothing to play" not in err
@@ -427,7 +428,7 @@ def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_pat
     assert code == 0 and "fisim: nothing to play: the store is complete (4,000 games in 2 cells)" in err
     code, err = run_cli(capsys, *args, "--ci", "0.2")
     assert code == 2 and "for a target of --games 2000" in err       # another kind of target: refused
-    played = fisim.sweep.play_chunk
+    played = sweep.play_chunk
 
     def interrupted_at_the_second_chunk(*a, **kw):
         if played.calls:
@@ -435,7 +436,7 @@ def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_pat
         played.calls += 1
         return played(*a, **kw)
     played.calls = 0
-    monkeypatch.setattr(fisim.sweep, "play_chunk", interrupted_at_the_second_chunk)
+    monkeypatch.setattr(sweep, "play_chunk", interrupted_at_the_second_chunk)
     code, err = run_cli(capsys, *args, "--games", "8000")
     assert code == 130 and err.splitlines()[-1] == (
         f"fisim: interrupted; 6,000 games (the finished chunks) are kept in {tmp_path / 'out'}: run the same "
