@@ -60,7 +60,8 @@ def test_a_sweep_of_islands_leads_with_them_and_names_the_hardest(islands):
     rates = rates.set_index("layout")["rate"]                # ties (fake islands alike) by name, as the report
     glance = md.split("**At a glance**")[1].split("Contents:")[0].strip().splitlines()
     assert glance[0].startswith(f"- Hardest island: {rates.index[0]}, {100 * rates.iloc[0]:.2f}% won")
-    assert f"easiest: {rates.index[-1]}" in glance[0] and "on the standard island" in glance[1]
+    assert f"easiest: {rates.index[-1]}" in glance[0] and glance[1].startswith("- Islands against standard (paired")
+    assert "on the standard island" in glance[-1]
     table = md_tables(md)["Win rate per island, hardest first (levels, players and teams pooled)"]
     assert [r["Layout"] for r in table] == list(rates.index)
     assert "](figures/islands.png)" in md and (islands / "report" / "figures" / "islands.png").stat().st_size > 5000
@@ -207,10 +208,12 @@ def overall_difference(store, axis, value, baseline, **held):
     return paired_difference(np.concatenate(a), np.concatenate(b))
 
 
-def test_at_a_glance_names_each_alternative_with_its_paired_difference_largest_first(rules_and_sets):
+def test_at_a_glance_leads_with_each_alternative_and_its_paired_difference_largest_first(rules_and_sets):
     md = (rules_and_sets / "report" / "report.md").read_text()
     glance = md.split("**At a glance**")[1].split("Contents:")[0]
     lines = {line.split(" (paired")[0]: line for line in glance.strip().splitlines()}
+    assert list(lines)[:3] == ["- Rule readings against official", f"- Policies against {RANDOM}",
+                               "- Rule numbers varied (--set) against their official values"]
     expected = {"- Rule readings against official": ("rules", ["heli-all", "navigator-plain"], "official",
                                                     {"policy": RANDOM}),
                 f"- Policies against {RANDOM}": ("policy", [PASSIVE], RANDOM, {"rules": "official"}),

@@ -588,6 +588,8 @@ def _rules_text(label, cells):
 
 
 def _highlights(sweep, table, ranked, sections, islands=None):
+    """At a glance: what the sweep varied first (the islands, then each comparison's answer), then
+    the main slice's easiest and hardest setting and the teams."""
     out = []
     on = ""
     if islands is not None:
@@ -597,6 +599,7 @@ def _highlights(sweep, table, ranked, sections, islands=None):
                    f"{pct(easiest['rate'])} ({ci(easiest['ci_low'], easiest['ci_high'])}); levels and players pooled, "
                    f"{len(islands)} islands.")
         on = f" on the {sweep.baseline('layout')} island"
+    out += [s.glance for s in sections if s.glance]
     if len(table) > 1 and table["rate"].max() > table["rate"].min():
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
         out.append(f"Easiest setting{on}: {best['level']} with {players_text(table, best['players'])}, "
@@ -619,7 +622,7 @@ def _highlights(sweep, table, ranked, sections, islands=None):
             out.append(f"{players_text(table, p)}: strongest team {top['team']}, {pct(top['rate'])} "
                        f"({ci(top['ci_low'], top['ci_high'])}); weakest {bottom['team']}, {pct(bottom['rate'])} "
                        f"({ci(bottom['ci_low'], bottom['ci_high'])}), levels pooled.")
-    return out + [s.glance for s in sections if s.glance]
+    return out
 
 
 def _warnings(sweep):
