@@ -41,7 +41,7 @@ from fisim.files import atomic_write
 from fisim.grid import Cell
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
-from fisim.store import MANIFEST, read_store, win_bits
+from fisim.store import MANIFEST, policy_labels, read_store, win_bits
 from policies import CLAIRVOYANT_NOTE, LADDER, labelled, sees_decks
 
 LAYOUT = "standard"
@@ -65,11 +65,12 @@ def deal_cells(levels, players, replayer, repeats):
 
 def store_wins(path):
     """{(level, players, policy, repeat): per-game wins in game order} of a store, and its policies
-    in the order of its cells."""
+    in the order of its cells; a policy named NAME@VERSION, as every result names it."""
     manifest, chunks = read_store(path)
-    wins = {(c["level"], c["players"], c["policy"], c.get("repeat", 0)): win_bits(chunks, c["key"], manifest["target"])
-            for c in manifest["cells"]}
-    return wins, list(dict.fromkeys(c["policy"] for c in manifest["cells"]))
+    label = policy_labels(manifest)
+    wins = {(c["level"], c["players"], label[c["policy"]], c.get("repeat", 0)):
+            win_bits(chunks, c["key"], manifest["target"]) for c in manifest["cells"]}
+    return wins, list(dict.fromkeys(label[c["policy"]] for c in manifest["cells"]))
 
 
 def _levels(keys):
