@@ -1,22 +1,141 @@
-"""fisim: a Monte Carlo difficulty analyzer for the cooperative board game Forbidden Island."""
+"""fisim: a Monte Carlo difficulty analyzer for the cooperative board game Forbidden Island.
+
+The Python API does what the command line does, and returns pandas tables:
+
+    simulate   play games of one setting: one row per game        (fisim simulate)
+    summary    a frame of games' win rate, loss causes, ... with 95% intervals
+    sweep      play a grid of settings into a results store        (fisim sweep)
+    load       a store's aggregates, one row per cell
+    load_tiles a store's tiles that decide the game
+    compare    paired differences between a store's cells          (fisim compare)
+    report     write a store's report                              (fisim report)
+    tune       find the value of a parameter that gives a win rate (fisim tune)
+
+Each imports what it needs when called, so that `import fisim` (and the command line's --help)
+stays fast. `sweep`, `compare`, `report` and `tune` share their names with the modules that do
+the work: `fisim.sweep` is the function, and `from fisim.sweep import run_sweep` still reaches the
+module.
+"""
+import sys
+import types
+
 __version__ = "0.1.0"
+
+API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune")
+
+
+def simulate(level="normal", players=3, team=None, layout="standard", policy="expert", rules=(), games=10_000,
+             seed=0, threads=None, first_game=0, progress=None, repeat=0):
+    """Play games first_game .. first_game+games-1 of one setting; a DataFrame of one row per game
+    (the columns of `fisim simulate --out`).
+
+    `level` a name (novice..legendary) or a water meter position; `team` None (a random team each
+    game), a list of roles or 'diver,pilot'; `layout` a built-in island or a layout file; `policy`
+    a built-in policy (expert, the strongest fast one; search:N, ...) or a .py file; `rules` rule
+    switches or a variant file (a string is one switch); `repeat` replays the same deals with
+    another policy stream (0: the games as dealt); `progress(n)` is called as blocks of n games
+    finish. A bad argument raises ValueError (ConfigError, PolicyError) in one line."""
+    from fisim.simulation import simulate as play
+    return play(level=level, players=players, team=team, layout=layout, policy=policy, rules=rules, games=games,
+                seed=seed, threads=threads, first_game=first_game, progress=progress, repeat=repeat)
+
+
+def summary(games):
+    """The headline numbers of a DataFrame of games (simulate's, or a store's per-game rows), as
+    `fisim simulate --format csv` prints them: one row per measure — `win`, `loss` of each cause
+    (a share of all games), `win with` each adventurer (the games whose team included it), `mean
+    turns`, `mean treasures` — with its count, games, value and, for a rate, its 95% interval
+    (ci_low, ci_high)."""
+    from fisim.simulation import summary as tally
+    return tally(games)
+
+
+def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", teams="random", layouts="standard",
+          policies="expert", rules="official", sets=(), games=None, ci=None, max_games=10_000_000, seed=0,
+          threads=None, per_game=False, chunk_games=50_000, report=True):
+    """Play every cell of a grid of settings into the results store `out`, as `fisim sweep` does,
+    and return load(out): one row per cell with its games, win rate and 95% interval.
+
+    Each axis takes what the command line takes, a string ("novice..elite", "2,4",
+    "diver+pilot,engineer+explorer", "standard,skull-island", "official,heli-all") or a list of
+    values; `teams` "random", "all" or teams; `sets` --set axes ("waters_rise=2..5"). Each cell
+    plays `games` games (default 20,000), or with `ci` until its interval's half-width is at most
+    `ci` (at most `max_games`). The store resumes and extends as the command's does. `report`:
+    also write out/report/ (HTML, Markdown, figures). A bad value raises ConfigError in one line."""
+    from fisim.grid import sweep_cells
+    from fisim.rules.config import ConfigError
+    from fisim.sweep import LocalBackend, run_sweep
+    if games is not None and ci is not None:
+        raise ConfigError("give games or ci, not both")
+    target = {"ci": float(ci), "max_games": max_games} if ci is not None else {"games": games or 20_000}
+    cells = sweep_cells(levels, players, teams, layouts, policies, rules, sets)
+    frame = run_sweep(cells, out, seed, target, per_game, LocalBackend(threads), chunk_games=chunk_games)
+    if report:
+        from fisim.report import write_report
+        write_report(out)
+    return frame
 
 
 def load(path):
-    """The aggregates of a `fisim sweep` results directory as a pandas DataFrame (one row per cell)."""
-    from fisim.store import load as _load
-    return _load(path)
+    """The aggregates of a results store (`fisim sweep`'s directory) as a DataFrame, one row per
+    cell: its settings (policy as NAME@VERSION), games, wins, rate, ci_low, ci_high, loss cause
+    shares, mean turns and treasures, per adventurer <role>_games, <role>_wins, <role>_rate."""
+    from fisim.store import load as read
+    return read(path)
 
 
 def load_tiles(path, by="place"):
-    """Which tiles decide the game in a `fisim sweep` results directory: per cell and island cell
-    (`by="place"`) or named tile (`by="name"`), the shares of games it ended sunk, of losses it
-    caused, of games it sank first (see fisim.store.load_tiles)."""
-    from fisim.store import load_tiles as _load_tiles
-    return _load_tiles(path, by)
+    """Which tiles decide the game in a results store: per cell and island cell (`by="place"`) or
+    named tile (`by="name"`), the shares of games it ended sunk, of losses it caused, of games it
+    sank first, each with its count and 95% interval (see fisim.store.load_tiles)."""
+    from fisim.store import load_tiles as read
+    return read(path, by)
 
 
-def simulate(*args, **kwargs):
-    """Play games of one setting; one row per game (see fisim.simulation.simulate)."""
-    from fisim.simulation import simulate as _simulate
-    return _simulate(*args, **kwargs)
+def compare(path, by="layout"):
+    """Paired differences between the cells of a results store that differ only in `by` (layout,
+    level, players, team, policy, rules, or role), as `fisim compare --format csv`: a DataFrame of
+    one row per comparison with both win rates, the difference, its 95% interval (ci_low,
+    ci_high), whether it is significant and the correlation of the paired games."""
+    from fisim.compare import compare as pair
+    return pair(path, by)
+
+
+def report(path, out=None, formats=("html", "md", "png"), title=None):
+    """Write the report of a results store, as `fisim report`: into `out` (default path/report)
+    the `formats` asked ("html,md" or a list of html, md, png, svg, csv, json); the paths written.
+    The csv and json tables are data (docs/report-tables.md)."""
+    from fisim.report import parse_formats, write_report
+    return write_report(path, out, parse_formats(formats if isinstance(formats, str) else ",".join(formats)), title)
+
+
+def tune(param, target, *, values=None, level="normal", players=3, team=None, layout="standard", policy="expert",
+         rules=(), seed=0, repeat=0, max_games=64_000, out="fisim-tune", threads=None):
+    """Find the value of `param` (start_level, or a rule number such as waters_rise or hand_limit)
+    whose win rate is closest to `target` in one setting, as `fisim tune` does, playing into the
+    store `out` (reused by a tune run again). `values` the values to search ('2..5', '4,5,6' or a
+    list; default: every value the setting allows), at most `max_games` games per value. Returns a
+    fisim.tune Tuning: `answer`, `settled` (closer to the target than both neighbours at 95%
+    confidence), and `table()`, a DataFrame of every value probed with its games, rate and 95%
+    interval."""
+    from fisim.rules.config import ConfigError
+    from fisim.tune import setting
+    from fisim.tune import tune as search
+    if not 0 < target < 1:
+        raise ConfigError(f"target {target}: give a win rate strictly between 0 and 1, such as 0.5")
+    base, values = setting(param, level, players, team, layout, policy, rules, repeat, values)
+    return search(base, param, target, values, max_games, out, seed, threads)
+
+
+class _Package(types.ModuleType):
+    """fisim itself: importing a submodule sets it as an attribute of its package, which would
+    replace the API function of the same name (sweep, compare, report, tune); it keeps the
+    function."""
+
+    def __setattr__(self, name, value):
+        if name in API and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

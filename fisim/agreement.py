@@ -28,20 +28,23 @@ Agreement = namedtuple("Agreement", "by policies items groups flips")
 
 def rank_agreement(path, by, policies, boots=2000, seed=0):
     """The agreement of the two `policies`' rankings of the cells of the store at `path` along `by`
-    (an axis other than policy): an Agreement of the items, groups and flips tables (see agreement)."""
+    (an axis other than policy): an Agreement of the items, groups and flips tables (see agreement).
+    A policy is named as its cells' NAME@VERSION or by its NAME alone."""
     manifest, chunks = read_store(path)
     cells = cell_table(manifest, chunks)
-    missing = [p for p in policies if p not in set(cells["policy"])]
+    played = list(dict.fromkeys(cells["policy"]))
+    label = {p: next((q for q in played if p in (q, q.rpartition("@")[0])), None) for p in policies}
+    missing = [p for p in policies if label[p] is None]
     if missing:
-        raise StoreError(f"{path} has no games of policy {missing[0]}; it has: {', '.join(cells['policy'].unique())}")
+        raise StoreError(f"{path} has no games of policy {missing[0]}; it has: {', '.join(played)}")
     others = [a for a in AXES if a not in (by, "policy")]
     varying = [a for a in others if cells[a].nunique() > 1]         # what names a group
     items, wins = [], []
     for key, group in cells.groupby([*others, by], sort=False, observed=True):
         mine = group.set_index("policy")
-        if not all(p in mine.index for p in policies):
+        if not all(label[p] in mine.index for p in policies):
             continue
-        bits = [win_bits(chunks, mine.loc[p, "cell"], manifest["target"]) for p in policies]
+        bits = [win_bits(chunks, mine.loc[label[p], "cell"], manifest["target"]) for p in policies]
         n = min(len(b) for b in bits)
         if n == 0:
             raise StoreError(f"cell [{', '.join(map(str, key))}] has no finished games in {path}; run the same "

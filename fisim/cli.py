@@ -1,6 +1,7 @@
 """The `fisim` command line. Heavy modules (the engine, pandas) are imported inside commands so
 that `--help` and argument errors stay fast. Every bad input ends in one line on stderr and
 exit status 2; results go to stdout or to a file written whole."""
+import importlib
 import logging
 import os
 import sys
@@ -12,6 +13,7 @@ import click
 from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
+from fisim.rules.variant import MAX_SKULL
 from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
@@ -60,8 +62,8 @@ def _setting_options(f):
     """The options that fix one setting, shared by `simulate`, `replay` and `tune`."""
     options = [
         click.option("--level", default="normal", show_default=True, metavar="LEVEL",
-                     help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position below the skull "
-                          "(1-9 with the official meter)."),
+                     help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position from 1 to "
+                          f"{MAX_SKULL - 1} below the skull (1 to 9 with the official meter; docs/model.md)."),
         click.option("--players", default=3, show_default=True, type=int,
                      help="Number of players, 2-4 (1 with --rules solo)."),
         click.option("--team", default=None, metavar="ROLE,ROLE,...",
@@ -194,6 +196,8 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
         except OSError as exc:
             raise _failure(exc) from None
     click.echo(_simulate_output(setting, tally, fmt))
+    if out:
+        click.echo(f"fisim: wrote {tally.games:,} games, one row each, to {out}", err=True)
 
 
 def _check_format(fmt, choices):
@@ -210,9 +214,7 @@ def _simulate_output(setting, tally, fmt):
     rates = tally.rates()
     if fmt != "text":
         import pandas as pd
-        means = pd.DataFrame({"measure": ["mean turns", "mean treasures"], "of": "",
-                              "value": [tally.mean_turns, tally.mean_treasures], "games": tally.games})
-        table = pd.concat([rates.rename(columns={"rate": "value"}), means], ignore_index=True)
+        table = tally.table()
         table = pd.concat([pd.DataFrame([labels] * len(table)), table], axis=1)
         return _table_text(table, fmt)
     win = rates.iloc[0]
@@ -236,10 +238,12 @@ def _simulate_output(setting, tally, fmt):
 
 
 def _table_text(frame, fmt):
-    """A results table as CSV (with a header) or JSON (a list of records)."""
+    """A results table as CSV (with a header) or JSON (a list of records), its numbers rounded as
+    the report's tables are (no float noise)."""
+    from fisim.report.tables import as_data, to_json
     if fmt == "csv":
-        return frame.to_csv(index=False).rstrip("\n")
-    return frame.to_json(orient="records", indent=1, double_precision=15)
+        return as_data(frame).to_csv(index=False).rstrip("\n")
+    return to_json(frame)
 
 
 class _Null:
@@ -261,7 +265,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     from fisim import engine
     from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
-    from policies import labelled, load_policy
+    from policies import full_name, labelled, load_policy
     pol = load_policy(policy)
     try:
         rec = engine.record(island, config, pol, seed, game, repeat=repeat)
@@ -269,7 +273,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     except EngineError as exc:
         raise UserError(str(exc)) from None
     title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
-             f"policy {labelled(f'{pol.NAME}@{pol.VERSION}')}, rules {config.rules_label}"
+             f"policy {labelled(full_name(pol))}, rules {config.rules_label}"
              + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
@@ -324,11 +328,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     limit = target.get("games", max_games)
     try:
-        rule_variants = grid.with_axes(grid.parse_rules(rules_text), grid.parse_sets(sets))
-        solo = any("solo" in r for r in rule_variants)
-        cells = grid.expand(grid.parse_layouts(layouts_text), grid.parse_levels(levels),
-                            grid.parse_players(players_text, solo), grid.parse_teams(teams),
-                            grid.parse_policies(policies_text or DEFAULT), rule_variants)
+        cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim.store import chunk_count  # (it loads pandas: after the quick checks)
@@ -348,16 +348,18 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
 @cli.command()
 @click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
 @click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
-@click.option("--games", default=2000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
-              help="Games per level and player count for every policy: deals 0.. of the seed, the same for all.")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Games per level and player count for every policy: deals 0.. of the seed, the same for all "
+                   "(the defaults play in minutes; the README's full-size ladder, --games 2000 --deals 500 "
+                   "--repeats 20, in hours).")
 @click.option("--policies", "policies_text", default=",".join(LADDER), show_default=True,
               help="The ladder's legal policies, weakest first. " + POLICY_HELP)
 @click.option("--clairvoyant", "clairvoyant", default=None, type=click.IntRange(min=1), metavar="N",
               help=f"Budget of the clairvoyant reference clairvoyant:N [default: its own, 32]; it {CLAIRVOYANT_NOTE}.")
 @click.option("--no-clairvoyant", is_flag=True, help="Leave the clairvoyant reference out.")
-@click.option("--deals", default=500, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+@click.option("--deals", default=20, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Per-deal difficulty: replay the first DEALS deals of each level and player count ...")
-@click.option("--repeats", default=20, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
               help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
 @click.option("--replayer", default="search:8", show_default=True, metavar="POLICY",
               help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
@@ -370,7 +372,8 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
            seed, out, threads, quiet):
     """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
-    skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying."""
+    skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
+    It prints its plan first: the games per policy and the time they take at speeds measured here."""
     from fisim import grid
     from fisim.rules.config import ConfigError
     if clairvoyant is not None and no_clairvoyant:
@@ -392,6 +395,15 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim import ladder as skill
+    if not quiet:
+        from fisim.simulation import EngineError
+        from policies import PolicyError
+        try:
+            click.echo(skill.plan_text(levels_list, players, [named(p) for p in policies], games,
+                                       [named(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
+                       err=True)
+        except (EngineError, PolicyError) as exc:
+            raise UserError(str(exc)) from None
 
     _run_cells(skill.ladder_cells(levels_list, players, [named(p) for p in policies]),
                os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,
@@ -438,9 +450,9 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
          threads, fmt, quiet):
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
-    from fisim import grid
-    from fisim import tune as tuning
-    from fisim.rules.config import ConfigError, parse_level
+    from fisim.rules.config import ConfigError
+    from policies import full_name, labelled, load_policy
+    tuning = importlib.import_module("fisim.tune")     # the module: fisim.tune is the API's function
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
     if not 0 < target < 1:
@@ -452,14 +464,9 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     given = click.get_current_context().get_parameter_source("level") != click.core.ParameterSource.DEFAULT
     if param == tuning.START_LEVEL and given:
         raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
-    config, _ = _checked(level, players, team, layout, policy, rules)
+    _checked(level, players, team, layout, policy, rules)
     try:
-        switches, variant = config.switches, config.variant
-        base = grid.Cell(grid.parse_layouts(layout)[0], parse_level(level), players, config.team,
-                         grid.parse_policies(policy)[0], tuple(sorted(switches)), variant, repeat)
-        allowed = tuning.allowed_values(base, param)
-        values = tuning.parse_values(values_text, allowed) if values_text else allowed
-        tuning.tune_cells(base, param, values)
+        base, values = tuning.setting(param, level, players, team, layout, policy, rules, repeat, values_text)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim.simulation import EngineError
@@ -483,7 +490,8 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
         click.echo(_table_text(result.table(), fmt))
         return
     setting = (f"{base.layout_label}, {'' if param == tuning.START_LEVEL else base.level + ', '}{players} players, "
-               f"team {base.team_label}, policy {policy}, rules {base.rules_label}, seed {seed}"
+               f"team {base.team_label}, policy {labelled(full_name(load_policy(policy)))}, rules {base.rules_label}, "
+               f"seed {seed}"
                + (f", repeat {repeat}" if repeat else ""))
     click.echo(tuning.format_tuning(result, setting))
     click.echo(f"results: {out}")
@@ -496,7 +504,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
     store's table of cells."""
     from fisim.simulation import EngineError
     from fisim.store import StoreError
-    from fisim.sweep import BackendError, DaskBackend, LocalBackend, run_sweep, warm
+    from fisim.sweep import CLUSTER_EXTRA, BackendError, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     warm(cells)     # a first run compiles here: the bar and its ETA count games only
@@ -511,21 +519,25 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
             bar.update(n)
 
         if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
-            import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            try:
+                import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            except ImportError:
+                raise UserError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
             for handler in logging.getLogger("distributed").handlers:
                 handler.setLevel(logging.CRITICAL)
         try:
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
-                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
+                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
+                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
         except (StoreError, EngineError) as exc:
             raise UserError(str(exc)) from None
         except (BackendError, OSError) as exc:
             raise _failure(exc) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             bar.close()
-            click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume",
-                       err=True)
+            kept = f"{exc.kept:,} games (the finished chunks)" if isinstance(exc, Interrupted) else "finished chunks"
+            click.echo(f"fisim: interrupted; {kept} are kept in {out}: run the same command to resume", err=True)
             sys.exit(130)
 
 

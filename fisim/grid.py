@@ -244,6 +244,18 @@ def parse_policies(text):
     return names
 
 
+def sweep_cells(levels="novice..legendary", players="2..4", teams="random", layouts="standard", policies="expert",
+                rules="official", sets=()):
+    """The cells of a sweep from its options as `fisim sweep` takes them (each a string such as
+    "novice..elite" or "2,4", or a list of values); `sets` lists --set axes ("waters_rise=2..5")."""
+    def text(value):
+        return value if isinstance(value, str) else ",".join(map(str, value))
+    rule_variants = with_axes(parse_rules(text(rules)), parse_sets([sets] if isinstance(sets, str) else sets))
+    solo = any("solo" in r for r in rule_variants)
+    return expand(parse_layouts(text(layouts)), parse_levels(text(levels)), parse_players(text(players), solo),
+                  parse_teams(text(teams)), parse_policies(text(policies)), rule_variants)
+
+
 def expand(layouts, levels, players, teams, policies, rules):
     """Every cell of the grid, in a fixed order; `rules` items as parse_rules gives them."""
     if teams not in ("random", "all"):

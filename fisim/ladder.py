@@ -30,6 +30,7 @@ stores of the same seed, with per-game rows (each with its repeat); everything p
 is computed from them alone.
 """
 import math
+import time
 from pathlib import Path
 
 import numpy as np
@@ -40,12 +41,15 @@ from fisim.files import atomic_write
 from fisim.grid import Cell
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
-from fisim.store import MANIFEST, read_store, win_bits
-from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
+from fisim.store import MANIFEST, policy_labels, read_store, win_bits
+from policies import CLAIRVOYANT_NOTE, LADDER, labelled, sees_decks
 
 LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
 LADDER_STORE, DEALS_STORE = "ladder", "deals"
+PILOT_SECONDS = 0.5         # how long each policy plays (nothing stored) to measure its speed for the plan
+FULL_SIZE = (f"--levels novice..legendary --players 2..4 --games 2000 --policies {','.join(LADDER)} "
+             "--clairvoyant 32 --deals 500 --repeats 20 --replayer search:8")     # the README's ladder
 
 
 def ladder_cells(levels, players, policies):
@@ -61,11 +65,12 @@ def deal_cells(levels, players, replayer, repeats):
 
 def store_wins(path):
     """{(level, players, policy, repeat): per-game wins in game order} of a store, and its policies
-    in the order of its cells."""
+    in the order of its cells; a policy named NAME@VERSION, as every result names it."""
     manifest, chunks = read_store(path)
-    wins = {(c["level"], c["players"], c["policy"], c.get("repeat", 0)): win_bits(chunks, c["key"], manifest["target"])
-            for c in manifest["cells"]}
-    return wins, list(dict.fromkeys(c["policy"] for c in manifest["cells"]))
+    label = policy_labels(manifest)
+    wins = {(c["level"], c["players"], label[c["policy"]], c.get("repeat", 0)):
+            win_bits(chunks, c["key"], manifest["target"]) for c in manifest["cells"]}
+    return wins, list(dict.fromkeys(label[c["policy"]] for c in manifest["cells"]))
 
 
 def _levels(keys):
@@ -342,3 +347,72 @@ def _deal_subtitle(deals):
     first = deals.iloc[0]
     return (f"{first['deals']:,} deals per player count, each replayed {first['repeats']} times by "
             f"{first['replayer']} (only its random stream differs)")
+
+
+def plan(levels, players, policies, games, replayers=(), deals=0, repeats=0):
+    """What a ladder plays: (what, policy, games) per ladder policy and per replayer."""
+    settings = len(levels) * len(players)
+    return ([(policy, policy, games * settings) for policy in policies]
+            + [(f"{name}, replays", name, deals * repeats * settings) for name in replayers])
+
+
+def plan_text(levels, players, policies, games, replayers, deals, repeats, seed, threads):
+    """The plan of a ladder (format_plan), every policy's speed measured now at the ladder's
+    easiest level (the longest games: the estimate errs long) and its middle player count."""
+    rows = plan(levels, players, policies, games, replayers, deals, repeats)
+    level, count = min(levels, key=level_position), players[len(players) // 2]
+    speeds = {policy: games_per_second(policy, level, count, seed) for policy in dict.fromkeys(p for _, p, _ in rows)}
+    n = len(levels) * len(players)
+    settings = (f"{n} setting{'s' if n != 1 else ''} (levels {', '.join(levels)}; "
+                f"{', '.join(map(str, players))} players), speeds measured at {level} with {count} players")
+    return format_plan(rows, speeds, threads, settings)
+
+
+def games_per_second(policy, level, players, seed=0):
+    """One core's speed at playing `policy`'s games of a ladder setting, measured here: games 0, 1,
+    ... played (and not stored) in doubling batches for PILOT_SECONDS, after one game that loads
+    or compiles the code."""
+    from fisim import engine
+    from fisim.rules.layouts import load_layout
+    from policies import load_policy
+    layout, loaded = load_layout(LAYOUT), load_policy(policy)
+    config = Cell(LAYOUT, level, players, None, policy, ()).config
+    engine.play_batch(layout, config, loaded, seed, 0, 1, threads=1)
+    played, batch, start = 0, 1, time.perf_counter()
+    while time.perf_counter() - start < PILOT_SECONDS:
+        engine.play_batch(layout, config, loaded, seed, played, batch, threads=1)
+        played, batch = played + batch, batch * 2
+    return played / (time.perf_counter() - start)
+
+
+def duration_text(seconds):
+    """'under a second', 'about 40 s', 'about 12 minutes', 'about 3.5 hours'."""
+    if seconds < 1:
+        return "under a second"
+    if seconds < 90:
+        return f"about {round(seconds)} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} minutes"
+    return f"about {seconds / 3600:.1f} hours"
+
+
+def format_plan(rows, speeds, threads, settings):
+    """The plan a ladder prints before it plays: games per policy, each policy's speed measured
+    here and the estimated time on `threads` threads, and the full-size command with its time
+    when every policy it plays was measured."""
+    lines = [f"plan: {settings}; the games per policy, their speed measured here (games per second on one core) "
+             f"and the time on {threads} thread{'s' if threads != 1 else ''}:"]
+    total = 0.0
+    for what, policy, games in rows:
+        seconds = games / speeds[policy] / threads
+        total += seconds
+        lines.append(f"  {what:<24}{games:>10,} games {speeds[policy]:>12,.1f}/s   {duration_text(seconds)}")
+    lines.append(f"  total: {duration_text(total)} (a resumed ladder plays only what its stores lack)")
+    full = plan(["novice", "normal", "elite", "legendary"], [2, 3, 4], [*LADDER, "clairvoyant:32"], 2000,
+                ["search:8"], 500, 20)
+    if all(policy in speeds for _, policy, _ in full):
+        took = duration_text(sum(games / speeds[policy] / threads for _, policy, games in full))
+        lines.append(f"the full-size ladder (the README's, {took} here): fisim ladder {FULL_SIZE}")
+    else:
+        lines.append(f"the full-size ladder (the README's, hours of search): fisim ladder {FULL_SIZE}")
+    return "\n".join(lines)

@@ -42,7 +42,7 @@ from fisim.rules.variant import PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import cause_tiles
 from policies import DEFAULT as DEFAULT_POLICY
-from policies import labelled
+from policies import full_name, labelled
 
 CHUNK = 1 << 18
 CAUSE_COLUMNS = [name.replace("-", "_") for name in LOSS_NAMES]
@@ -71,7 +71,7 @@ class Setting:
         self.island = load_layout(layout)
         self.policy = load_policy(policy)
         self.seed, self.repeat = seed, repeat
-        self.policy_label = labelled(f"{self.policy.NAME}@{self.policy.VERSION}")
+        self.policy_label = labelled(full_name(self.policy))
 
     def play_chunks(self, games, threads=None, first_game=0, progress=None, tally=None, chunk=CHUNK):
         """Yield (first game, engine rows) chunk by chunk, each added to `tally` if given;
@@ -222,6 +222,20 @@ class Tally:
         self.role_wins += np.bincount(won_roles[won_roles >= 0], minlength=N_ROLES)
         return self
 
+    @classmethod
+    def of_games(cls, frame):
+        """The tally of a frame of per-game rows (simulate's, or a store's games/)."""
+        tally = cls()
+        won = frame["won"].to_numpy(bool)
+        tally.games, tally.wins = len(frame), int(won.sum())
+        tally.turns, tally.treasures = int(frame["turns"].sum()), int(frame["treasures"].sum())
+        tally.causes = np.array([int((frame["cause"] == name).sum()) for name in LOSS_NAMES], np.int64)
+        team = frame["team"].astype(str).str.split("+")
+        for i, role in enumerate(ROLE_NAMES):
+            present = team.map(lambda roles, role=role: role in roles).to_numpy(bool)
+            tally.role_games[i], tally.role_wins[i] = present.sum(), (present & won).sum()
+        return tally
+
     def rates(self):
         """One row per rate, each with its count, n and Wilson 95% interval: the win rate, each loss
         cause (share of all games) and, per adventurer that played, the win rate of its games."""
@@ -236,6 +250,13 @@ class Tally:
                         "rate": count / n if n else np.nan, "ci_low": low, "ci_high": high})
         return pd.DataFrame(out).astype({"count": "Int64"})
 
+    def table(self):
+        """rates() with the mean turns and treasures as two more rows: one column `value` (the rate,
+        or the mean), as `fisim simulate --format csv` prints it."""
+        means = pd.DataFrame({"measure": ["mean turns", "mean treasures"], "of": "",
+                              "value": [self.mean_turns, self.mean_treasures], "games": self.games})
+        return pd.concat([self.rates().rename(columns={"rate": "value"}), means], ignore_index=True)
+
     @property
     def mean_turns(self):
         return self.turns / self.games if self.games else np.nan
@@ -246,17 +267,11 @@ class Tally:
 
 
 def summary(frame):
-    """The headline numbers of a simulate frame: win rate with its Wilson 95% interval, loss
-    causes (share of all games), mean turns and treasures."""
-    n = len(frame)
-    wins = int(frame["won"].sum())
-    causes = {}
-    for name in LOSS_NAMES:
-        k = int((frame["cause"] == name).sum())
-        causes[name] = (k, *wilson(k, n))
-    return {"games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci": wilson(wins, n),
-            "causes": causes, "mean_turns": float(frame["turns"].mean()) if n else 0.0,
-            "mean_treasures": float(frame["treasures"].mean()) if n else 0.0}
+    """The headline numbers of a frame of per-game rows as a DataFrame, the table `fisim simulate
+    --format csv` prints: one row per measure (`win`; `loss` of each cause, a share of all games;
+    `win with` each adventurer, the games whose team included it; `mean turns`, `mean
+    treasures`) with its count, games, value and, for a rate, its Wilson 95% interval."""
+    return Tally.of_games(frame).table()
 
 
 def write_games(path, frames):

@@ -129,6 +129,15 @@ def _plain(value):
     return value.hex() if isinstance(value, bytes) else int(value)
 
 
+def policy_labels(manifest):
+    """{a cell's policy as the manifest records it (a name, or a policy file's path): the
+    NAME@VERSION its results show}. A store of an older fisim did not record them: a policy file
+    is then named by its file name."""
+    recorded = manifest.get("policy_labels", {})
+    return {policy: recorded.get(policy) or f"{Path(policy).stem if policy.endswith('.py') else policy}@{version}"
+            for policy, version in manifest["policies"].items()}
+
+
 def file_digest(path):
     """sha256 of a user file's content, as the manifest records it."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -226,6 +235,7 @@ def extended(old, new, where):
                          f"to more games per cell, not to a target of {target_text(new['target'])}; ask for at "
                          "least as many games, or use another --out directory")
     return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
+            "policy_labels": {**old.get("policy_labels", {}), **new.get("policy_labels", {})},
             "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
 
 
@@ -523,7 +533,8 @@ def counted_chunks(chunks, cell_key, target):
 
 
 def load(path):
-    """The aggregates of a results directory: one row per cell with its settings (`level` ordered
+    """The aggregates of a results directory: one row per cell with its settings (`policy` as
+    NAME@VERSION, as in per-game rows; `level` ordered
     by the water meter: novice < normal < elite < legendary, a position by its number among them),
     games, wins, win rate and 95% Wilson interval,
     loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
@@ -534,12 +545,13 @@ def load(path):
 def cell_table(manifest, chunks):
     """fisim.store.load's table from a store's verified manifest and chunks."""
     rows = []
+    labels = policy_labels(manifest)
     for cell in manifest["cells"]:
         done, complete = counted_chunks(chunks, cell["key"], manifest["target"])
         games = int(done["games"].sum())
         wins = int(done["wins"].sum()) if games else 0
         low, high = wilson(wins, games)
-        row = {k: cell[k] for k in SETTINGS}
+        row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
         row.update(cell=cell["key"], games=games, wins=wins, rate=wins / games if games else np.nan,
                    ci_low=low, ci_high=high, complete=complete)
         for name in CAUSES:
@@ -574,12 +586,13 @@ def load_tiles(path, by="place"):
 def tile_table(manifest, chunks, by):
     """fisim.store.load_tiles's table from a store's verified manifest and chunks."""
     rows = []
+    labels = policy_labels(manifest)
     for cell in manifest["cells"]:
         done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
         games = int(done["games"].sum())
         counts = {kind: _sum_hists(done[column]) if games else np.zeros(N_TILES, np.int64)
                   for kind, column in TILE_COUNTS[by].items()}
-        settings = {**{k: cell[k] for k in SETTINGS}, "cell": cell["key"]}
+        settings = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]], "cell": cell["key"]}
         rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), games,
                                                           int(done["wins"].sum()) if games else 0, counts)]
     return pd.DataFrame(rows)

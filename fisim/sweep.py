@@ -22,27 +22,41 @@ from fisim.store import (
     planned_games,
     target_reached,
 )
-from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
+from policies import CLAIRVOYANT_NOTE, full_name, labelled, sees_decks
 
 CHUNK = 50_000
+CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
 
 
 class BackendError(RuntimeError):
     """The Dask cluster could not be reached, or failed during the sweep."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A sweep stopped by Ctrl-C: `kept` games of its cells are in the store, and the same
+    sweep resumes from there."""
+
+    def __init__(self, kept):
+        super().__init__(f"{kept:,} games kept")
+        self.kept = kept
+
+
 def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
     """What identifies a sweep: a store is only ever extended by the same configuration
     (fisim.store.extended). User policy and layout files enter it by content ("files"), so an
     edited file is never mixed into a store. A cell's repeat is recorded when it is not 0, so a
-    store of games as dealt has the manifest it had before repeats existed."""
+    store of games as dealt has the manifest it had before repeats existed. A cell names its
+    policy as given (a policy file by its path: provenance); "policy_labels" gives the NAME@VERSION
+    that results show for it, as a per-game row does."""
     from policies import load_policy
-    policies = {name: str(load_policy(name).VERSION) for name in sorted({c.policy for c in cells})}
+    loaded = {name: load_policy(name) for name in sorted({c.policy for c in cells})}
+    policies = {name: str(policy.VERSION) for name, policy in loaded.items()}
     user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
                         | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
     return {
         "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
-        "policies": policies, "files": {path: file_digest(path) for path in user_files},
+        "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
+        "files": {path: file_digest(path) for path in user_files},
         "seed": seed, "chunk_size": chunk, "target": target, "per_game": per_game,
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
@@ -61,7 +75,7 @@ def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None)
     layout = load_layout(cell.layout)
     rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress, cell.repeat)
     check_games(rows, policy.NAME, first)
-    label = labelled(f"{policy.NAME}@{policy.VERSION}")
+    label = labelled(full_name(policy))
     frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first, cell.repeat) if per_game else None
     return chunk_record(cell.key, chunk, first, rows), frame
 
@@ -87,7 +101,10 @@ class DaskBackend:
     as it comes."""
 
     def __init__(self, address=None, workers=None):
-        from dask.distributed import Client, LocalCluster
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise BackendError(CLUSTER_EXTRA) from None
         self.cluster = None
         try:
             if address:
@@ -163,14 +180,16 @@ def _progress_of(records, target, chunk_games):
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK,
-              warn=None):
+              warn=None, note=None):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
     fisim.store.load(out) of every cell in the store. Chunks already in the store are not played
     again, so a store of the same configuration is resumed or extended (more games per cell, more
     cells); a chunk file of this sweep that fails verification is deleted and played again, with
     `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
-    cluster whole chunks) and cells finish. The store is
-    locked while the sweep runs."""
+    cluster whole chunks) and cells finish. `note(text)` says what a store already holds before
+    playing: "resuming: 16,000 of 60,000 games stored", or "nothing to play: the store is
+    complete". Ctrl-C raises Interrupted with the games kept. The store is locked while the sweep
+    runs."""
     target = target or {"games": 10_000}
     store = Store(out)
     backend = backend or LocalBackend()
@@ -182,10 +201,39 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
             rejected = lambda error: replace_rejected(error, records, warn)  # noqa: E731
             for _, row in store.read_chunks(store.manifest, rejected).iterrows():
                 records[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]))
-            _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
+            resuming = _resume_text(cells, records, target, chunk_games)
+            if note and resuming:
+                note(resuming)
+            try:
+                _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records)
+            except KeyboardInterrupt:
+                raise Interrupted(_stored(cells, records, target, chunk_games)) from None
     finally:
         backend.close()
     return load(out)
+
+
+def _stored(cells, records, target, chunk_games):
+    """The games of `cells` in the store that count toward `target` (a short last chunk of an
+    earlier, smaller target does not: it is played again whole)."""
+    total = 0
+    for cell in cells:
+        done, _ = _progress_of(records[cell.key], target, chunk_games)
+        total += sum(records[cell.key][k][1] for k in range(done))
+    return total
+
+
+def _resume_text(cells, records, target, chunk_games):
+    """What the store holds of this sweep before it plays (None: nothing yet)."""
+    stored = _stored(cells, records, target, chunk_games)
+    complete = sum(_progress_of(records[c.key], target, chunk_games)[1] for c in cells)
+    if complete == len(cells):
+        return f"nothing to play: the store is complete ({stored:,} games in {len(cells):,} cells)"
+    if not stored:
+        return None
+    if "games" in target:
+        return f"resuming: {stored:,} of {target['games'] * len(cells):,} games stored"
+    return f"resuming: {stored:,} games stored, {complete:,} of {len(cells):,} cells complete"
 
 
 def replace_rejected(error, records, warn):

@@ -26,12 +26,13 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from fisim.grid import cell_with_number
-from fisim.rules.config import ConfigError, level_label
+from fisim.grid import Cell, cell_with_number, parse_layouts, parse_policies
+from fisim.rules.config import ConfigError, level_label, make_config, parse_level
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import FIRST_CHUNK, Store, chunk_count, chunk_slot, planned_games
 from fisim.sweep import CHUNK, manifest_for, play_chunk, replace_rejected
+from policies import DEFAULT
 
 START_LEVEL = "start_level"
 PARAMS = (START_LEVEL, *(k for k in PARAMETERS if k != "meter"))
@@ -152,6 +153,24 @@ def parse_values(text, allowed):
     if not values:
         raise ConfigError(f"--values {text}: the range is empty; {choose}")
     return values
+
+
+def setting(param, level="normal", players=3, team=None, layout="standard", policy=DEFAULT, rules=(), repeat=0,
+            values=None):
+    """(the Cell of the setting to tune, the values to search): `values` as --values takes them
+    ('a..b' or 'a,b,c', or a list), by default every value the setting allows; ConfigError
+    naming a bad parameter, setting or value."""
+    check_param(param)
+    config = make_config(parse_level(level), players, team, (rules,) if isinstance(rules, str) else rules)
+    base = Cell(parse_layouts(layout)[0], parse_level(level), players, config.team, parse_policies(policy)[0],
+                tuple(sorted(config.switches)), config.variant, repeat)
+    allowed = allowed_values(base, param)
+    if values is None:
+        values = allowed
+    else:
+        values = parse_values(values if isinstance(values, str) else ",".join(map(str, values)), allowed)
+    tune_cells(base, param, values)
+    return base, values
 
 
 def check_param(param):

@@ -45,6 +45,12 @@ def sees_decks(policy):
     return module.__name__ in {BUILTIN[name] for name in SEES_DECKS}
 
 
+def full_name(policy):
+    """NAME@VERSION of a loaded policy: its one name in every result (a policy file's path is kept
+    in a store's manifest, as provenance)."""
+    return f"{policy.NAME}@{policy.VERSION}"
+
+
 def labelled(name):
     """A policy's name as outputs show it: a clairvoyant one with CLAIRVOYANT_NOTE."""
     return f"{name} ({CLAIRVOYANT_NOTE})" if sees_decks(name) else name

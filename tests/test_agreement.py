@@ -9,6 +9,7 @@ from test_cli import run
 from fisim import agreement as ag
 from fisim.compare import paired_difference
 from fisim.store import load
+from policies import load_policy
 
 
 def _items(rates_a, rates_b, n=400, groups=None, seed=1, alike=True):
@@ -99,7 +100,7 @@ def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     cells = load(two_policy_sweep)
     assert len(result.items) == 15 and list(result.groups["group"]) == ["all"]
     for policy in ("greedy", "expert"):
-        mine = cells[cells["policy"] == policy].set_index("team")["rate"]
+        mine = cells[cells["policy"] == f"{policy}@{load_policy(policy).VERSION}"].set_index("team")["rate"]
         assert np.allclose(result.items[f"rate_{policy}"], mine.loc[result.items["team"]].to_numpy())
         expected_ranks = mine.rank(ascending=False, method="average").loc[result.items["team"]].to_numpy()
         assert np.array_equal(result.items[f"rank_{policy}"].to_numpy(), expected_ranks)

@@ -1,18 +1,20 @@
 """`fisim ladder` (fisim.ladder): every policy on the same deals, the clairvoyant reference labelled,
 deals replayed varying nothing but the policy stream, and every printed number the store's."""
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 from test_cli import run
 
-from fisim import ladder
+from fisim import grid, ladder
 from fisim.compare import paired_difference
 from fisim.stats import wilson
 from fisim.store import load
-from policies import CLAIRVOYANT_NOTE
+from policies import CLAIRVOYANT_NOTE, load_policy
 
+RANDOM, EXPERT, SEER = (f"{name}@{load_policy(name).VERSION}" for name in ("random", "expert", "clairvoyant:2"))
 LADDER_ARGS = ("ladder", "--levels", "novice", "--players", "2,3", "--games", "24", "--policies",
                "random,expert", "--clairvoyant", "2", "--deals", "12", "--repeats", "3", "--replayer", "search:2",
                "--seed", "4", "--quiet")
@@ -63,12 +65,13 @@ def test_printed_and_written_numbers_are_the_stores(played):
         assert f"{100 * cell['rate']:.1f}% [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]" in printed
         row = written[(written["players"] == str(cell["players"])) & (written["policy"] == cell["policy"])]
         assert row[["games", "wins"]].values.tolist() == [[cell["games"], cell["wins"]]]
-    assert f"clairvoyant:2: {CLAIRVOYANT_NOTE}." in printed
+    assert f"{SEER}: {CLAIRVOYANT_NOTE}." in printed
     games = _games(out / "ladder")
     won = {p: games[games["policy"].astype(str).str.startswith(p)].sort_values(["players", "game"])["won"].to_numpy()
            for p in ("random", "expert", "clairvoyant")}
     best = "expert" if won["expert"].mean() >= won["random"].mean() else "random"
     diff, low, high = paired_difference(won["clairvoyant"], won[best])
+    best = EXPERT if best == "expert" else RANDOM
     gap = pd.read_csv(out / "gap.csv")
     pooled = gap[gap["players"] == "all"].iloc[0]
     assert pooled["best"] == best and np.allclose(pooled[["gap", "gap_low", "gap_high"]].astype(float),
@@ -104,7 +107,7 @@ def test_the_headline_is_the_stores_numbers(played):
     out, printed = played
     cells = load(out / "ladder")
     rates = cells.groupby("policy")[["wins", "games"]].sum()
-    best = max(("random", "expert"), key=lambda p: rates.loc[p, "wins"] / rates.loc[p, "games"])
+    best = max((RANDOM, EXPERT), key=lambda p: rates.loc[p, "wins"] / rates.loc[p, "games"])
     deals = pd.read_csv(out / "deals.csv")
     never = int(round((deals["never_won"] * deals["deals"]).sum()))
 
@@ -113,8 +116,8 @@ def test_the_headline_is_the_stores_numbers(played):
         return f"{100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
     first = printed.splitlines()[0]
     assert first == (f"At Novice, the strongest legal computer team here ({best}) wins "
-                     f"{ci(rates.loc[best, 'wins'], rates.loc[best, 'games'])}, the clairvoyant one (clairvoyant:2) "
-                     f"{ci(rates.loc['clairvoyant:2', 'wins'], rates.loc['clairvoyant:2', 'games'])} of 48 games; "
+                     f"{ci(rates.loc[best, 'wins'], rates.loc[best, 'games'])}, the clairvoyant one ({SEER}) "
+                     f"{ci(rates.loc[SEER, 'wins'], rates.loc[SEER, 'games'])} of 48 games; "
                      f"{ci(never, 24)} of 24 deals were won by no policy, not even with the decks in view.")
 
 
@@ -163,3 +166,34 @@ def test_spread_of_deals_that_decide_nothing():
     assert s["outliers"] <= 0.05 + 5 * np.sqrt(0.05 * 0.95 / deals)
     assert s["mean_win"] == pytest.approx(p, abs=5 * np.sqrt(p * (1 - p) / (deals * repeats)))
     assert s["mean_win_low"] < s["mean_win"] < s["mean_win_high"]
+
+
+def test_the_ladder_prints_its_plan_before_playing(tmp_path):
+    r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(tmp_path / "skill"))
+    assert r.returncode == 0, r.stderr
+    plan = r.stderr[r.stderr.index("plan: 2 settings"):].splitlines()
+    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("search:2, replays", 72)):
+        line = next(line for line in plan if line.strip().startswith(policy + " "))
+        assert re.search(rf"\b{games} games +[0-9,.]+/s   (under a second|about \d)", line), line
+    assert any(line.startswith("  total: ") for line in plan)
+    assert f"fisim ladder {ladder.FULL_SIZE}" in r.stderr
+
+
+# speeds of one core as the README quotes them (games per second): a check of the defaults' size
+QUOTED_SPEEDS = {"random": 115_000, "passive": 100_000, "greedy": 8_000, "expert": 2_700, "search:8": 5.3,
+                 "search:32": 3.5, "clairvoyant:32": 3.5}
+
+
+def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
+    from fisim.cli import ladder as command
+    defaults = {p.name: p.default for p in command.params}
+    levels, players = grid.parse_levels(defaults["levels"]), grid.parse_players(defaults["players_text"])
+    policies = [*defaults["policies_text"].split(","), "clairvoyant:32"]
+    rows = ladder.plan(levels, players, policies, defaults["games"], [defaults["replayer"]], defaults["deals"],
+                       defaults["repeats"])
+    seconds = sum(games / QUOTED_SPEEDS[policy] / 2 for _, policy, games in rows)
+    assert 60 < seconds < 20 * 60
+    text = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "the defaults")
+    assert "hours here): fisim ladder --levels novice..legendary --players 2..4 --games 2000" in text
+    full = float(re.search(r"about ([0-9.]+) hours here", text).group(1))
+    assert full > 3

@@ -1,7 +1,6 @@
 """The report as a new user reads it: a sweep of islands leads with them, comparisons say what
 pairing bought, figures keep their titles on one line, the page fits 1400 px, tables come as
-data too, and the README shows how to complete the command line."""
-import csv
+data too (numbers in their own columns), and the README shows how to complete the command line."""
 import json
 import os
 import re
@@ -9,16 +8,21 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
-from test_report import FISIM, fake_store, md_tables, run_chromium
+from test_report import FISIM, RANDOM, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
+from fisim.compare import paired_difference
 from fisim.report import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
 from fisim.store import Store, win_bits
+from policies import load_policy
 
 README = Path(__file__).parent.parent / "README.md"
+TABLES_DOC = README.parent / "docs" / "report-tables.md"
+PASSIVE = f"passive@{load_policy('passive').VERSION}"
 FIGURE_TITLES = {
     "Computer team's win rate by difficulty level (95% intervals)",
     "Computer team's win rate: level × players (95% intervals)",
@@ -56,7 +60,8 @@ def test_a_sweep_of_islands_leads_with_them_and_names_the_hardest(islands):
     rates = rates.set_index("layout")["rate"]                # ties (fake islands alike) by name, as the report
     glance = md.split("**At a glance**")[1].split("Contents:")[0].strip().splitlines()
     assert glance[0].startswith(f"- Hardest island: {rates.index[0]}, {100 * rates.iloc[0]:.2f}% won")
-    assert f"easiest: {rates.index[-1]}" in glance[0] and "on the standard island" in glance[1]
+    assert f"easiest: {rates.index[-1]}" in glance[0] and glance[1].startswith("- Islands against standard (paired")
+    assert "on the standard island" in glance[-1]
     table = md_tables(md)["Win rate per island, hardest first (levels, players and teams pooled)"]
     assert [r["Layout"] for r in table] == list(rates.index)
     assert "](figures/islands.png)" in md and (islands / "report" / "figures" / "islands.png").stat().st_size > 5000
@@ -134,18 +139,37 @@ def test_the_html_report_at_1400px_has_no_horizontally_scrolling_table(islands, 
     assert measured["wide"] == []
 
 
-def test_the_reports_tables_as_csv_and_json_hold_the_markdown_reports_cells(islands):
+def documented_tables():
+    """{file name pattern: columns} of docs/report-tables.md's table of files."""
+    rows = re.findall(r"^\| `([^`|]*)\.csv` \| [^|]* \| `([^`]*)` \|$", TABLES_DOC.read_text(), re.M)
+    return {name: columns.split(", ") for name, columns in rows}
+
+
+def test_the_reports_tables_as_data_hold_numbers_in_the_columns_the_docs_name(islands):
     report = islands / "report"
-    md = md_tables((report / "report.md").read_text())
     tables = json.loads((report / "tables.json").read_text())
-    assert len(tables) == len(list((report / "tables").glob("*.csv"))) >= len(md)
+    schema = documented_tables()
+    names = [t["name"] for t in tables]
+    assert sorted(names) == sorted(p.stem for p in (report / "tables").glob("*.csv"))
+    assert {"win-rate-by-players-and-level", "outcome-shares", "island-win-rate", "layouts-compared",
+            "rules-compared", "named-tiles-standard", "places-skull-island"} <= set(names)
     for t in tables:
-        k = 1 + [u for u in tables if u["section"] == t["section"]].index(t)
-        with open(report / "tables" / f"{t['section']}-{k}.csv", newline="") as f:
-            rows = list(csv.reader(f))
-        assert rows == [t["columns"], *t["rows"]]
-        if t["caption"] in md:
-            assert [list(r.values()) for r in md[t["caption"]]] == [[c.strip("*") for c in row] for row in t["rows"]]
+        frame = pd.read_csv(report / "tables" / f"{t['name']}.csv")
+        pattern = re.sub(r"-(standard|skull-island|bone-island|atoll-of-decisions-arena)$", "-<island>", t["name"])
+        assert list(frame.columns) == schema[pattern] == list(t["rows"][0]), t["name"]
+        assert len(frame) == len(t["rows"])
+        for column in ("games", "rate", "ci_low", "ci_high", "difference"):
+            if column in frame:
+                assert pd.api.types.is_numeric_dtype(frame[column]), (t["name"], column)
+        if "rate" in frame:
+            assert ((frame["ci_low"] <= frame["rate"]) & (frame["rate"] <= frame["ci_high"])).all()
+    cells = fisim.load(islands)
+    main = cells[(cells["layout"] == "standard") & (cells["rules"] == "official")]
+    pooled = main.groupby(["players", "level"], observed=True)[["games", "wins"]].sum().reset_index()
+    rates = pd.read_csv(report / "tables" / "win-rate-by-players-and-level.csv")
+    assert rates[["players", "level", "games", "wins"]].astype(str).values.tolist() == \
+        pooled.astype(str).values.tolist()
+    assert np.allclose(rates["rate"], pooled["wins"] / pooled["games"])
 
 
 def test_the_readme_shows_shell_completion_and_it_works():
@@ -155,3 +179,79 @@ def test_the_readme_shows_shell_completion_and_it_works():
     r = subprocess.run([str(FISIM)], env={**os.environ, "_FISIM_COMPLETE": "bash_source"}, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0 and "complete " in r.stdout and "_FISIM_COMPLETE" in r.stdout
+
+
+@pytest.fixture(scope="module")
+def rules_and_sets(tmp_path_factory):
+    """Two rule switches and a --set axis against the official rules, two policies; its report."""
+    out = tmp_path_factory.mktemp("glance") / "store"
+    rules = grid.with_axes(grid.parse_rules("official,heli-all,navigator-plain"), grid.parse_sets(["waters_rise=2,4"]))
+    cells = grid.expand(["standard"], ["novice", "elite"], [2, 3], "random", ["random", "passive"], rules)
+    fake_store(out, cells, 2000, 1000)
+    write_report(out, out / "report", ("md", "csv"))
+    return out
+
+
+def overall_difference(store, axis, value, baseline, **held):
+    """The paired difference of `value` against `baseline` along `axis`, levels and players pooled,
+    from the stored per-game wins."""
+    cells = fisim.load(store)
+    for k, v in held.items():
+        cells = cells[cells[k] == v]
+    chunks = Store(store).read_chunks()
+    manifest = json.loads((store / "manifest.json").read_text())
+    a, b = [], []
+    for _, group in cells.groupby(["level", "players"], observed=True):
+        keys = group.set_index(axis)["cell"]
+        a.append(win_bits(chunks, keys[value], manifest["target"]))
+        b.append(win_bits(chunks, keys[baseline], manifest["target"]))
+    return paired_difference(np.concatenate(a), np.concatenate(b))
+
+
+def test_at_a_glance_leads_with_each_alternative_and_its_paired_difference_largest_first(rules_and_sets):
+    md = (rules_and_sets / "report" / "report.md").read_text()
+    glance = md.split("**At a glance**")[1].split("Contents:")[0]
+    lines = {line.split(" (paired")[0]: line for line in glance.strip().splitlines()}
+    assert list(lines)[:3] == ["- Rule readings against official", f"- Policies against {RANDOM}",
+                               "- Rule numbers varied (--set) against their official values"]
+    expected = {"- Rule readings against official": ("rules", ["heli-all", "navigator-plain"], "official",
+                                                    {"policy": RANDOM}),
+                f"- Policies against {RANDOM}": ("policy", [PASSIVE], RANDOM, {"rules": "official"}),
+                "- Rule numbers varied (--set) against their official values": (
+                    "rules", ["waters_rise=2", "waters_rise=4"], "official", {"policy": RANDOM})}
+    for head, (axis, values, baseline, held) in expected.items():
+        line = lines[head]
+        found = []
+        for value in values:
+            diff, low, high = overall_difference(rules_and_sets, axis, value, baseline, **held)
+            shown = value
+            assert f"{shown} {100 * diff:+.2f} points ({100 * low:+.2f} to {100 * high:+.2f}" in line, line
+            found.append((line.index(f"{shown} "), -abs(diff)))
+        assert sorted(found) == sorted(found, key=lambda f: f[1])      # the largest difference named first
+
+
+def test_a_set_axis_is_shown_once_as_parameter_effects_not_as_a_rule_reading(rules_and_sets):
+    md = (rules_and_sets / "report" / "report.md").read_text()
+    rules_section = md.split("## Rule readings compared with the official rules")[1].split("\n## ")[0]
+    assert "| heli-all |" in rules_section and "| waters_rise=" not in rules_section
+    assert "| waters_rise | 4 | novice |" in md.split("## Parameter effects")[1]
+    compared = pd.read_csv(rules_and_sets / "report" / "tables" / "rules-compared.csv")
+    assert {"heli-all", "navigator-plain"} <= set(compared["rules"])
+    assert not any(label.startswith("waters_rise=") for label in compared["rules"])
+    effects = pd.read_csv(rules_and_sets / "report" / "tables" / "parameter-effects.csv")
+    assert list(effects.columns) == documented_tables()["parameter-effects"]
+    assert sorted(set(effects["value"])) == [2, 3, 4]
+
+
+def test_the_adventurer_figure_is_sorted_by_rate_with_its_player_counts_in_legend_order(islands):
+    sweep = data.read(islands)
+    section = next(s for s in sections.build(sweep).sections if s.id == "adventurers")
+    pooled = data.roles(sweep).groupby("role")[["wins", "games"]].sum()
+    rate = pooled["wins"] / pooled["games"]
+    ax = section.figure.axes[0]
+    top_down = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
+    assert top_down == sorted(rate.index, key=lambda n: -rate[n]) and rate.nunique() == len(rate)
+    assert section.tables[0].columns[1:] == top_down
+    assert [t.get_text() for t in section.figure.legends[0].get_texts()] == ["2 players", "3 players"]
+    highest = [max(container.lines[0].get_ydata()) for container in ax.containers]     # legend order
+    assert highest == sorted(highest, reverse=True) and len(set(highest)) == 2

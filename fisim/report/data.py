@@ -28,6 +28,7 @@ from fisim.store import (
     SETTINGS,
     TILE_COUNTS,
     StoreError,
+    policy_labels,
     read_store,
     target_reached,
     tile_labels,
@@ -47,12 +48,10 @@ class Sweep:
     bits: dict = field(repr=False)
     incomplete: list = field(default_factory=list)
 
-    def policy_label(self, name):
-        """`name@version`; a policy file is named by its file name, never its path; the
-        clairvoyant reference with its note (policies.labelled)."""
-        version = self.manifest.get("policies", {}).get(name, "?")
-        base = Path(name).stem if name.endswith(".py") else name
-        return labelled(f"{base}@{version}")
+    def policy_label(self, label):
+        """A cell's policy (NAME@VERSION) as a report shows it: the clairvoyant reference with its
+        note (policies.labelled)."""
+        return labelled(label)
 
     def values(self, axis):
         """The values of a setting in the order the sweep lists them."""
@@ -86,6 +85,7 @@ def read(path):
     """Read and check a results directory; StoreError (one line) when it is missing or damaged."""
     manifest, chunks = read_store(path)
     rows, bits, incomplete = [], {}, []
+    labels = policy_labels(manifest)
     by_cell = {}
     for chunk in chunks.to_dict("records"):
         by_cell.setdefault(chunk["cell"], []).append(chunk)
@@ -99,7 +99,7 @@ def read(path):
                              "again to complete it")
         if not complete:
             incomplete.append(label)
-        row = {k: cell[k] for k in SETTINGS}
+        row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
         row.update(cell=key, games=sum(int(c["games"]) for c in done), wins=sum(int(c["wins"]) for c in done),
                    complete=complete)
         for name in CAUSES:
@@ -257,17 +257,20 @@ class Comparison:
     detail: pd.DataFrame
     unmatched: list
     cells: pd.DataFrame
+    overall: pd.DataFrame
 
 
-def comparison(sweep, axis):
+def comparison(sweep, axis, keep_value=None):
     """Paired differences against the baseline value of `axis` (standard island, official rules,
-    the first policy). The other two of layout, policy and rules are held at the main slice's
-    values; cells are matched on level, players and team. Returns (pooled, detail, unmatched):
-    `pooled` has one row per value and level (players and teams pooled), `detail` one row per
-    value, level and player count; `unmatched` lists values with no baseline cell to pair with;
+    the first policy), of the values `keep_value(value)` accepts (default: all). The other two of
+    layout, policy and rules are held at the main slice's values; cells are matched on level,
+    players and team. `pooled` has one row per value and level (players and teams pooled),
+    `detail` one row per value, level and player count, `overall` one row per value (levels,
+    players and teams pooled); `unmatched` lists values with no baseline cell to pair with;
     `cells` are the cells compared. None when no two cells of the sweep pair up."""
     if len(sweep.values(axis)) < 2:
         return None
+    keep_value = keep_value or (lambda value: True)
     c = sweep.cells
     keep = pd.Series(True, index=c.index)
     for other in ("layout", "policy", "rules"):
@@ -290,7 +293,7 @@ def comparison(sweep, axis):
             continue
         ref = ref.iloc[0]
         for _, cell in group.iterrows():
-            if cell[axis] == ref[axis]:
+            if cell[axis] == ref[axis] or not keep_value(cell[axis]):
                 continue
             matched.add(cell[axis])
             used.update((cell["cell"], ref["cell"]))
@@ -298,14 +301,16 @@ def comparison(sweep, axis):
             n = min(len(a), len(b))
             pairs.append({axis + "_value": cell[axis], "baseline": ref[axis], "level": level, "players": players,
                           "a": a[:n], "b": b[:n]})
-    unmatched = [v for v in sweep.values(axis) if v not in matched and v not in set(bases.values())]
+    unmatched = [v for v in sweep.values(axis)
+                 if v not in matched and v not in set(bases.values()) and keep_value(v)]
     if not pairs:
         return None
     pairs = pd.DataFrame(pairs)
     pooled = _pool_pairs(pairs, [axis + "_value", "baseline", "level"]).rename(columns={axis + "_value": axis})
     detail = _pool_pairs(pairs, [axis + "_value", "baseline", "level", "players"]).rename(
         columns={axis + "_value": axis})
-    return Comparison(pooled, detail, unmatched, c[c["cell"].isin(used)])
+    overall = _pool_pairs(pairs, [axis + "_value", "baseline"]).rename(columns={axis + "_value": axis})
+    return Comparison(pooled, detail, unmatched, c[c["cell"].isin(used)], overall)
 
 
 def _pool_pairs(pairs, by):
@@ -320,7 +325,7 @@ def _pool_pairs(pairs, by):
                      "baseline_rate": float(b.mean()), "difference": diff, "ci_low": low, "ci_high": high,
                      "significant": bool(low > 0 or high < 0), "correlation": r, "narrowing": narrowing})
     frame = pd.DataFrame(rows)
-    order = [by[0], "level"] + (["players"] if "players" in by else [])
+    order = [k for k in (by[0], "level", "players") if k in by]
     first = {v: i for i, v in enumerate(dict.fromkeys(pairs[by[0]]))}
     return frame.sort_values(order, key=lambda s: _level_key(s) if s.name == "level"
                              else (s.map(first) if s.name == by[0] else s), kind="stable").reset_index(drop=True)
@@ -329,17 +334,22 @@ def _pool_pairs(pairs, by):
 AXIS_LABEL = re.compile(r"([a-z_]+)=([0-9]+)")    # the rules label of a --set cell (fisim.grid.with_axes)
 
 
+def set_cell(rules):
+    """Whether a rules label is a --set value of the official rules (shown under parameter
+    effects, not as a rule reading)."""
+    return AXIS_LABEL.fullmatch(rules) is not None
+
+
 def parameter_effects(sweep):
     """The cells of --set axes against the official rules, per rule number, value and level: one
     row each with games, wins, rate and Wilson 95% interval, and the paired difference from the
     official value over the same games with its 95% interval (the official value's own row has
     difference 0). None when the sweep has no such cell."""
-    result = comparison(sweep, "rules")
+    result = comparison(sweep, "rules", set_cell)
     if result is None:
         return None
     pooled = result.pooled
-    axes = pooled["rules"].map(lambda label: AXIS_LABEL.fullmatch(label))
-    pooled = pooled[axes.notna() & (pooled["baseline"] == "official")]
+    pooled = pooled[pooled["baseline"] == "official"]
     if pooled.empty:
         return None
     rows = []

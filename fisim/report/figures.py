@@ -243,15 +243,16 @@ def differences(pooled, axis, names, levels, title, subtitle):
 
 @_drawn
 def adventurers(roles, role_names, subtitle):
-    """Per adventurer, the win rate of the games whose team included it, one marker per player
-    count, with 95% intervals."""
+    """Per adventurer (top to bottom in the order of `role_names`), the win rate of the games whose
+    team included it, one marker per player count, with 95% intervals; the markers of each
+    adventurer stacked top to bottom in the legend's order."""
     players = sorted(roles["players"].unique())
     fig = _figure(7, 1.6 + 0.42 * len(role_names), "Computer team's win rate with each adventurer in the team "
                   "(95% intervals)", subtitle)
     ax = fig.add_subplot()
     for j, p in enumerate(players):
         rows = roles[roles["players"] == p]
-        shift = (j - (len(players) - 1) / 2) * 0.18
+        shift = ((len(players) - 1) / 2 - j) * 0.18
         y = [len(role_names) - 1 - role_names.index(r) + shift for r in rows["role"]]
         rate = 100 * rows["rate"].to_numpy()
         ax.errorbar(rate, y, xerr=_bars(rate, rows), fmt="o", ms=4, capsize=2.5,

@@ -32,8 +32,8 @@ def render(report, figure_files, store_name):
     out = [f"# {report.title}", "", report.subtitle, ""]
     for w in report.warnings:
         out += [f"> **Warning:** {w}", ""]
-    out += ["> Read the numbers as the computer team's: a policy (a program) played every game. Its win rates "
-            "show how the game's settings compare, not how often people win.", "",
+    out += ["> Read the numbers as the computer team's, not a human team's: a policy (a program) played every game. "
+            "Its win rates show how the game's settings compare, not how often people win.", "",
             "## The sweep", "", "| | |", "|:--|:--|"]
     out += [f"| {label} | {_cell(value)} |" for label, value in report.overview]
     out += ["", "**At a glance**", ""] + [f"- {h}" for h in report.highlights] + [""]

@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from fisim.report import data, figures
 from fisim.rules.config import SWITCHES, level_position
@@ -13,7 +14,7 @@ from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
 from fisim.store import CAUSES
 
-HUMAN = "win rates are the computer team's, not a human team's"
+HUMAN = "win rates are the computer team's, not a human team's"    # on every figure; in the text once
 
 
 @dataclass
@@ -26,6 +27,16 @@ class Table:
 
 
 @dataclass
+class Data:
+    """A section's numbers as data (tables/<name>.csv, an entry of tables.json): one value per
+    column, every rate a fraction beside its count, games and 95% interval. docs/report-tables.md
+    gives each table's columns."""
+    name: str                       # what the table is, as a file name
+    caption: str
+    frame: object                   # a pandas DataFrame
+
+
+@dataclass
 class Section:
     id: str
     title: str
@@ -34,6 +45,8 @@ class Section:
     figure: object = None           # a matplotlib Figure
     tables: list = field(default_factory=list)
     note: str = ""
+    data: list = field(default_factory=list)        # Data
+    glance: str = ""                # the section's answer, for "At a glance"
 
 
 @dataclass
@@ -70,6 +83,16 @@ def points_ci(low, high):
     return f"{100 * low:+.2f} to {100 * high:+.2f}"
 
 
+RATE = ["games", "wins", "rate", "ci_low", "ci_high"]     # a win rate's columns in Data
+
+
+def rate_record(count, games):
+    """A rate as data: its count, games, the fraction and its 95% Wilson interval."""
+    low, high = wilson(int(count), int(games))
+    return {"games": int(games), "count": int(count), "rate": count / games if games else np.nan, "ci_low": low,
+            "ci_high": high}
+
+
 def plural(n, word):
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
@@ -95,7 +118,7 @@ def _who(sweep, cells, held=("layout", "policy", "rules")):
         parts.append(", ".join(dict.fromkeys(cells["layout"])) + " island")
     if "rules" in held:
         parts.append(", ".join(dict.fromkeys(cells["rules"])) + " rules")
-    return "; ".join(parts) + f"; {_games_text(cells)}. The {HUMAN}."
+    return "; ".join(parts) + f"; {_games_text(cells)}."
 
 
 @dataclass
@@ -119,10 +142,11 @@ def _main_slice(sweep):
     return _Main(cells, levels, data.by_level(sweep), _who(sweep, cells), subtitle)
 
 
-# the paired comparisons a sweep may make: (axis, section id, title, noun)
-COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout"),
-               ("rules", "rules", "Rule readings compared with the official rules", "rules"),
-               ("policy", "policies", "Policies compared", "policy"))
+# the paired comparisons a sweep may make: (axis, section id, title, noun, what its values are)
+COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout", "Islands"),
+               ("rules", "rules", "Rule readings compared with the official rules", "rules", "Rule readings"),
+               ("policy", "policies", "Policies compared", "policy", "Policies"))
+GLANCE_SHOWN = 3            # the alternatives "At a glance" names, largest difference first
 
 
 def build(sweep, title=None):
@@ -153,7 +177,9 @@ def _win_by_level(main):
         + (" (teams pooled)" if main.cells["team"].nunique() > 1 else "") + ", with its 95% interval.",
         main.who, figures.win_by_level(table, main.levels, main.subtitle),
         [Table("Win rate by level and player count", ["Players", "Level", "Win rate", "95% CI", "Games", "Wins"],
-               rows)])
+               rows)],
+        data=[Data("win-rate-by-players-and-level", "Win rate by player count and level (teams pooled)",
+                   table[["players", "level", *RATE]])])
 
 
 def _heat_map(main):
@@ -202,7 +228,11 @@ def _team_ranking(sweep, main, ranked):
         figures.team_ranking(ranking, main.subtitle.replace(
             f"{int(main.cells['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
         [Table("Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)",
-               ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)])
+               ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)],
+        data=[Data("teams-ranked", "Teams ranked within each player count, levels pooled",
+                   ranking[["players", "rank", "team", "mark", *RATE]]),
+              Data("team-win-rate-by-level", "Each fixed team's win rate per level",
+                   per_level[["players", "team", "level", *RATE]])])
 
 
 def _adventurers(sweep, main):
@@ -210,19 +240,25 @@ def _adventurers(sweep, main):
     role = data.roles(sweep)
     if not len(role) or not main.cells["team"].eq("random").any():
         return None
+    pooled = role.groupby("role")[["wins", "games"]].sum()
+    strongest_first = sorted(pooled.index, key=lambda n: (-pooled.at[n, "wins"] / pooled.at[n, "games"],
+                                                          ROLE_NAMES.index(n)))
     rows = []
     for p in sorted(role["players"].unique()):
         mine = role[role["players"] == p].set_index("role")
         rows.append([players_text(main.table, p),
                      *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
-                       if n in mine.index else "–" for n in ROLE_NAMES]])
+                       if n in mine.index else "–" for n in strongest_first]])
     return Section(
         "adventurers", "Adventurers in the team",
         "With a random team each game, the computer team's win rate in the games whose team included each "
-        "adventurer (levels pooled), with its 95% interval.",
+        "adventurer (levels pooled), with its 95% interval; the adventurers with the highest win rate (player "
+        "counts pooled) first.",
         _who(sweep, main.cells[main.cells["team"] == "random"]),
-        figures.adventurers(role, list(ROLE_NAMES), main.subtitle),
-        [Table("Win rate of the games with each adventurer in the team", ["", *ROLE_NAMES], rows)])
+        figures.adventurers(role, strongest_first, main.subtitle),
+        [Table("Win rate of the games with each adventurer in the team", ["", *strongest_first], rows)],
+        data=[Data("adventurer-win-rate", "Win rate of the games whose team included each adventurer, levels pooled",
+                   role[["players", "role", *RATE]])])
 
 
 def _loss_causes(main):
@@ -235,17 +271,24 @@ def _loss_causes(main):
         "once, a game counts under the first of: landing sunk, treasure lost, drowned, skull.",
         main.who, figures.loss_causes(main.table, main.levels, main.subtitle),
         [Table("Outcome shares per player count and level (95% CI)",
-               ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)])
+               ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)],
+        data=[Data("outcome-shares", "The share of games won and lost to each cause, per player count and level",
+                   pd.DataFrame([{"players": r["players"], "level": r["level"], "outcome": o,
+                                  **rate_record(r[f"count_{o}"], r["games"])}
+                                 for _, r in main.table.iterrows() for o in outcome_cols]))])
 
 
 def _survival(main):
-    rows = []
+    rows, records = [], []
     for _, r in main.table.iterrows():
         s = data.survival(r["turns_hist"])
         median = int(np.argmax(s <= 0.5))
         p90 = int(np.argmax(s <= 0.1))
         rows.append([str(r["players"]), r["level"], f"{r['mean_turns']:.2f}", str(median), str(p90),
                      f"{r['mean_treasures']:.3f}", f"{r['games']:,}"])
+        records.append({"players": r["players"], "level": r["level"], "games": r["games"],
+                        "mean_turns": r["mean_turns"], "median_turns": median, "p90_turns": p90,
+                        "mean_treasures": r["mean_treasures"]})
     return Section(
         "survival", "How long games last",
         "The share of games still going after each player turn (wins and losses both end a game), one curve "
@@ -253,7 +296,9 @@ def _survival(main):
         main.who, figures.survival_curves(main.table, main.levels, main.subtitle, data.survival),
         [Table("Game length and treasures captured",
                ["Players", "Level", "Mean turns", "Median turns", "90% of games over by turn",
-                "Mean treasures captured", "Games"], rows)])
+                "Mean treasures captured", "Games"], rows)],
+        data=[Data("game-length", "Game length (player turns) and treasures captured, per player count and level",
+                   pd.DataFrame(records))])
 
 
 def _islands(sweep, rates):
@@ -270,7 +315,9 @@ def _islands(sweep, rates):
         "the sweep's levels, player counts and teams pooled (the same for every island), with its 95% interval.",
         _who(sweep, cells, held=("policy", "rules")), figures.islands(data.island_shapes(sweep), rates, subtitle),
         [Table("Win rate per island, hardest first (levels, players and teams pooled)",
-               ["Layout", "Win rate", "95% CI", "Games", "Wins"], rows)])
+               ["Layout", "Win rate", "95% CI", "Games", "Wins"], rows)],
+        data=[Data("island-win-rate", "Win rate per island, hardest first (levels, players and teams pooled)",
+                   rates[["layout", *RATE]])])
 
 
 TILE_MEASURES = ["Ended sunk (of games)", "Caused the loss (of losses)", "Sank first (of games)"]
@@ -316,11 +363,12 @@ def _tiles(sweep):
     named = data.tiles(sweep, by="name")
     for layout, table in data.tiles(sweep).items():
         mine = cells[cells["layout"] == layout]
+        slug = re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-")
         rows = _tile_rows(table, lambda r: [str(int(r["tile"])), f"{int(r['row'])},{int(r['col'])}"])
         columns = ["Place", "Row, column", *TILE_MEASURES]
         names = _tile_rows(named[layout], lambda r: [f"{r['name']} ({r['code']})"])
         yield Section(
-            "tiles-" + re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-"), f"Which tiles decide the game: {layout}",
+            "tiles-" + slug, f"Which tiles decide the game: {layout}",
             "Each tile of the island — a place on its grid, numbered row by row, since the tiles are placed at random "
             "each game — coloured by the share of games it ended sunk, the share of losses its sinking caused (Fools' "
             "Landing for landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned "
@@ -333,15 +381,17 @@ def _tiles(sweep):
              Table(f"{layout}: every named tile, most losses caused first (95% CI)", ["Named tile", *TILE_MEASURES],
                    names, markdown=False),
              Table(f"{layout}: the five places whose tile's sinking lost the most games (95% CI)", columns, rows[:5]),
-             Table(f"{layout}: every place, most losses caused first (95% CI)", columns, rows, markdown=False)])
+             Table(f"{layout}: every place, most losses caused first (95% CI)", columns, rows, markdown=False)],
+            data=[Data(f"named-tiles-{slug}", f"{layout}: every named tile (fisim.load_tiles by name)", named[layout]),
+                  Data(f"places-{slug}", f"{layout}: every place of the grid (fisim.load_tiles by place)", table)])
 
 
-def _comparison(sweep, axis, sid, title, noun, levels):
+def _comparison(sweep, axis, sid, title, noun, what, levels):
     if axis == "layout" and "standard" not in sweep.values("layout"):
         return None
     if axis == "rules" and "official" not in sweep.values("rules"):
         return None
-    result = data.comparison(sweep, axis)
+    result = data.comparison(sweep, axis, (lambda v: not data.set_cell(v)) if axis == "rules" else None)
     if result is None:
         return None
     pooled, detail, unmatched, used = result.pooled, result.detail, result.unmatched, result.cells
@@ -356,8 +406,7 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     held_text = "; ".join(held)
     per = sorted(set(int(g) for g in pooled["games"]))
     caption = (f"{held_text}; each comparison pairs the same games of the two settings, "
-               f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}). "
-               f"The {HUMAN}.")
+               f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}).")
     games = f"{per[0]:,}" if len(per) == 1 else f"{per[0]:,}–{per[-1]:,}"
     subtitle = f"{' · '.join(held)} · paired games per level: {games} · {HUMAN}"
     fig = figures.differences(pooled, axis, names, levels,
@@ -378,9 +427,11 @@ def _comparison(sweep, axis, sid, title, noun, levels):
 
     tables = [Table(f"Each {noun} against {baselines}, per level (players and teams pooled)", columns,
                     rows_of(pooled, False))]
+    datas = [Data(f"{sid}-compared", tables[0].caption, _paired_data(pooled, axis, name))]
     if detail["players"].nunique() > 1:
         tables.append(Table(f"Each {noun} against {baselines}, per level and player count",
                             columns[:2] + ["Players"] + columns[2:], rows_of(detail, True), markdown=False))
+        datas.append(Data(f"{sid}-compared-by-players", tables[1].caption, _paired_data(detail, axis, name)))
     note = ""
     if unmatched:
         note = (f"Not compared (no {baselines} cell of the same level, players and team): "
@@ -388,7 +439,37 @@ def _comparison(sweep, axis, sid, title, noun, levels):
     text = (f"Each {noun} against {baselines}: the difference in the computer team's win rate over the same games "
             f"(common random numbers). {_pairing_text(pooled)} Points to the right of the line mean more wins than "
             "the baseline; 'significant' means the 95% interval excludes zero.")
-    return Section(sid, title, text, caption, fig, tables, note)
+    return Section(sid, title, text, caption, fig, tables, note, datas,
+                   _glance(f"{what} against {baselines}", result.overall, lambda r: name(r[axis])))
+
+
+def _glance(what, overall, label):
+    """The answer of a comparison in one line: each alternative's paired difference with its 95%
+    interval, levels and players pooled, the largest first (GLANCE_SHOWN of them)."""
+    ranked = overall.iloc[overall["difference"].abs().sort_values(ascending=False, kind="stable").index]
+    items = [f"{label(r)} {points(r['difference'])} points ({points_ci(r['ci_low'], r['ci_high'])}"
+             f"{'' if r['significant'] else ', not significant'})" for _, r in ranked.head(GLANCE_SHOWN).iterrows()]
+    more = len(ranked) - GLANCE_SHOWN
+    return (f"{what} (paired on the same games, levels and players pooled, 95% CI): " + "; ".join(items)
+            + (f"; {more} more in the section." if more > 0 else "."))
+
+
+def _paired_data(frame, axis, name):
+    """A comparison as data: per row both win rates with their 95% intervals and the paired
+    difference with its own."""
+    rows = []
+    for _, r in frame.iterrows():
+        rate = rate_record(r["wins"], r["games"])
+        base = rate_record(r["baseline_wins"], r["games"])
+        rows.append({axis: name(r[axis]), "baseline": name(r["baseline"]), "level": r["level"],
+                     **({"players": r["players"]} if "players" in frame else {}), "games": r["games"],
+                     "wins": r["wins"], "rate": rate["rate"], "ci_low": rate["ci_low"], "ci_high": rate["ci_high"],
+                     "baseline_wins": r["baseline_wins"], "baseline_rate": base["rate"],
+                     "baseline_ci_low": base["ci_low"], "baseline_ci_high": base["ci_high"],
+                     "difference": r["difference"], "difference_ci_low": r["ci_low"],
+                     "difference_ci_high": r["ci_high"], "significant": r["significant"],
+                     "correlation": r["correlation"]})
+    return pd.DataFrame(rows)
 
 
 # how the games of a --set cell pair with the official ones (docs/model.md "Variant files")
@@ -425,8 +506,16 @@ def _parameter_effects(sweep, levels):
             f"games (common random numbers; 'significant': the 95% interval excludes zero). {pairing}")
     per = sorted(set(int(g) for g in effects["games"]))
     caption = (f"{held}; each row pairs {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} games with the "
-               f"official value's. The {HUMAN}.")
-    return Section("parameters", "Parameter effects", text, caption, fig, [table])
+               f"official value's.")
+    frame = effects.rename(columns={"d_low": "difference_ci_low", "d_high": "difference_ci_high"})
+    overall = data.comparison(sweep, "rules", data.set_cell).overall
+    overall = overall[overall["baseline"] == "official"].reset_index(drop=True)
+    return Section("parameters", "Parameter effects", text, caption, fig, [table],
+                   data=[Data("parameter-effects", table.caption, frame[
+                       ["parameter", "value", "official", "level", *RATE, "difference", "difference_ci_low",
+                        "difference_ci_high", "significant"]])],
+                   glance=_glance("Rule numbers varied (--set) against their official values", overall,
+                                  lambda r: r["rules"]))
 
 
 def _pairing_text(pooled):
@@ -448,7 +537,7 @@ def _pairing_text(pooled):
 def _subtitle(sweep):
     policies = ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))
     return (f"Monte Carlo results of fisim: {sweep.games:,} games played by the computer team (policy {policies}). "
-            f"Every rate is the computer team's, not a human team's, and carries its 95% confidence interval.")
+            f"Every rate carries its 95% confidence interval.")
 
 
 def _overview(sweep):
@@ -499,6 +588,8 @@ def _rules_text(label, cells):
 
 
 def _highlights(sweep, table, ranked, sections, islands=None):
+    """At a glance: what the sweep varied first (the islands, then each comparison's answer), then
+    the main slice's easiest and hardest setting and the teams."""
     out = []
     on = ""
     if islands is not None:
@@ -508,6 +599,7 @@ def _highlights(sweep, table, ranked, sections, islands=None):
                    f"{pct(easiest['rate'])} ({ci(easiest['ci_low'], easiest['ci_high'])}); levels and players pooled, "
                    f"{len(islands)} islands.")
         on = f" on the {sweep.baseline('layout')} island"
+    out += [s.glance for s in sections if s.glance]
     if len(table) > 1 and table["rate"].max() > table["rate"].min():
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
         out.append(f"Easiest setting{on}: {best['level']} with {players_text(table, best['players'])}, "
@@ -530,12 +622,6 @@ def _highlights(sweep, table, ranked, sections, islands=None):
             out.append(f"{players_text(table, p)}: strongest team {top['team']}, {pct(top['rate'])} "
                        f"({ci(top['ci_low'], top['ci_high'])}); weakest {bottom['team']}, {pct(bottom['rate'])} "
                        f"({ci(bottom['ci_low'], bottom['ci_high'])}), levels pooled.")
-    for s in sections:
-        if s.id in ("layouts", "rules", "policies"):
-            rows = s.tables[0].rows
-            significant = sum(r[-1] == "yes" for r in rows)
-            out.append(f"{s.title}: {significant} of {len(rows)} comparisons (per level) differ significantly "
-                       "from the baseline.")
     return out
 
 

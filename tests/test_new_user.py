@@ -1,0 +1,168 @@
+"""What a new user meets first (issue 31's smaller gaps): `simulate --out` says what it wrote,
+the per-game masks decode as the README says, numbers as data carry no float noise, the level's
+range is the same in --help and in its error, and the README and .gitignore fit the quick start."""
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import tomllib
+from test_cli import run
+
+from fisim import load as fisim_load
+from fisim.cli import cli, main
+from fisim.rules.constants import N_TILES, TILE_NAMES
+from fisim.sweep import BackendError, DaskBackend
+
+ROOT = Path(__file__).parent.parent
+README = ROOT / "README.md"
+
+
+def test_simulate_out_says_what_it_wrote_and_the_masks_decode_as_the_readme_says(tmp_path):
+    out = tmp_path / "games.parquet"
+    r = run("simulate", "--games", "300", "--players", "2", "--policy", "random", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().splitlines()[-1] == f"fisim: wrote 300 games, one row each, to {out}"
+    games = pd.read_parquet(out)
+    assert len(games) == 300
+    decode = README.read_text().split("<!-- decode masks -->")[1].split("```python")[1].split("```")[0]
+    exec(decode.replace("\n  ", "\n"), {"games": games})     # the README's snippet, as a user runs it
+    sunk = list(games["sunk_names"])
+    assert [len(s) for s in sunk] == list(games["tiles_sunk"])
+    assert all(set(s) <= set(TILE_NAMES) for s in sunk)
+    lost = games[games["cause_tile"] >= 0]
+    assert all(TILE_NAMES[t] in s for t, s in zip(lost["cause_tile"], np.array(sunk, dtype=object)[lost.index]))
+    cells_sunk = sum((games["sunk_cells"].to_numpy() >> c) & 1 for c in range(N_TILES))
+    assert list(cells_sunk) == list(games["tiles_sunk"])
+
+
+def test_numbers_written_as_data_carry_no_float_noise():
+    for fmt, read in (("csv", lambda text: pd.read_csv(io.StringIO(text))),
+                      ("json", lambda text: pd.DataFrame(json.loads(text)))):
+        r = run("simulate", "--games", "700", "--players", "2", "--policy", "random", "--format", fmt, "--quiet")
+        assert r.returncode == 0, r.stderr
+        assert not re.search(r"\d\.\d{11,}|\de-\d", r.stdout), r.stdout
+        table = read(r.stdout)
+        assert table.loc[table["measure"] == "win", "games"].iloc[0] == 700
+        mean_turns = table.loc[table["measure"] == "mean turns", "value"].iloc[0]
+        assert mean_turns == round(mean_turns, 10) and 1 < mean_turns < 40
+
+
+def test_the_level_range_is_the_same_in_help_and_in_the_error():
+    helped = " ".join(run("simulate", "--help").stdout.split())
+    error = run("simulate", "--level", "0").stderr
+    in_help = re.search(r"position from 1 to (\d+) below the skull", helped)
+    in_error = re.search(r"position from 1 to (\d+) below the skull", error)
+    assert in_help and in_error and in_help.group(1) == in_error.group(1)
+
+
+def test_the_quick_starts_output_folders_are_ignored_by_git():
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    for name in ("sweep", "tune", "ladder"):
+        out = next(p.default for p in cli.commands[name].params if p.name == "out")
+        assert f"/{out}/" in ignored, out
+
+
+def test_dask_is_an_optional_extra_named_when_missing(tmp_path, capsys, monkeypatch):
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert not any(d.startswith("dask") for d in project["dependencies"])
+    assert project["optional-dependencies"]["cluster"] == ["dask[distributed]>=2024.1"]
+    for module in ("distributed", "dask.distributed"):
+        monkeypatch.setitem(sys.modules, module, None)      # as if not installed: importing it fails
+    with pytest.raises(BackendError, match=r"pip install 'fisim\[cluster\]'"):
+        DaskBackend(workers=1)
+    with pytest.raises(SystemExit) as exit_status:
+        main(["sweep", "--levels", "normal", "--players", "2", "--games", "10", "--dask-local", "1", "--out",
+              str(tmp_path / "out"), "--no-report"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_status.value.code == 2 and len(err) == 1
+    assert err[0] == "fisim: error: --dask-local: a Dask cluster needs Dask, an optional extra of fisim: pip install " \
+                     "'fisim[cluster]'"
+
+
+def test_the_readme_names_its_rules_document_and_compares_speeds_measured_together():
+    readme = README.read_text()
+    assert "RULES.md" not in readme and "[docs/rules.md](docs/rules.md)" in readme
+    for link in re.findall(r"\]\(((?:docs|reports)/[^)#]+)\)", readme):
+        assert (ROOT / link).exists(), link
+    assert "6.6 games per second" not in readme and "about 800 times expert's processor time" in readme
+    assert "the strongest legal computer team (`search:32`)" not in readme
+
+
+CAPTURE_FIRST = '''from numba import njit
+
+from fisim.rules.rng import randbelow
+
+NAME = "capture-first"
+VERSION = 3
+
+
+@njit
+def decide(pub, options, n, mem, rng):
+    return randbelow(rng, n)
+'''
+
+
+def test_a_policy_file_has_one_name_everywhere_and_its_path_only_as_provenance(tmp_path):
+    from policies import load_policy
+    policy = tmp_path / "my_policy.py"
+    policy.write_text(CAPTURE_FIRST)
+    random = f"random@{load_policy('random').VERSION}"
+    out = tmp_path / "sweep"
+    r = run("sweep", "--levels", "normal", "--players", "2", "--policies", f"random,{policy}", "--games", "300",
+            "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "capture-first@3" in r.stdout and str(policy) not in r.stdout
+    assert set(fisim_load(out)["policy"]) == {random, "capture-first@3"}
+    compared = run("compare", str(out), "--by", "policy", "--format", "csv")
+    rows = pd.read_csv(io.StringIO(compared.stdout))
+    assert list(rows["policy"]) == ["capture-first@3"] and list(rows["baseline"]) == [random]
+    report = (out / "report" / "report.md").read_text()
+    assert "capture-first@3" in report and "my_policy" not in report
+    assert "policy capture-first@3," in run("simulate", "--policy", str(policy), "--games", "50", "--quiet").stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {c["policy"] for c in manifest["cells"]} == {"random", str(policy)}       # the path, as provenance
+    assert manifest["policy_labels"][str(policy)] == "capture-first@3"
+
+
+def test_the_python_api_has_real_signatures_and_docstrings_and_returns_tables(tmp_path):
+    import importlib
+    import inspect
+
+    import fisim
+    for name in fisim.API:
+        function = getattr(fisim, name)
+        if name in ("sweep", "compare", "report", "tune"):
+            importlib.import_module(f"fisim.{name}")        # the module of the same name, imported
+        assert getattr(fisim, name) is function and callable(function), name     # not replaced by the module
+        kinds = {p.kind for p in inspect.signature(function).parameters.values()}
+        assert not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}, name
+        assert len(inspect.getdoc(function)) > 150, name
+    assert {"levels", "players", "teams", "layouts", "policies", "rules", "sets", "games", "ci", "seed"} <= set(
+        inspect.signature(fisim.sweep).parameters)
+    assert {"param", "target", "values", "level", "policy", "max_games"} <= set(
+        inspect.signature(fisim.tune).parameters)
+    out = tmp_path / "store"
+    cells = fisim.sweep(out, levels="novice", players=[2], policies=["random", "passive"], games=1000, report=False)
+    assert isinstance(cells, pd.DataFrame) and list(cells["games"]) == [1000, 1000]
+    assert cells.equals(fisim.load(out))
+    compared = fisim.compare(out, by="policy")
+    assert isinstance(compared, pd.DataFrame) and len(compared) == 1 and compared["ci_low"].iloc[0] <= \
+        compared["difference"].iloc[0] <= compared["ci_high"].iloc[0]
+    written = fisim.report(out, formats=["md", "csv"])
+    assert (out / "report" / "report.md") in written and (out / "report" / "tables" / "outcome-shares.csv") in written
+    games = fisim.simulate(level="novice", players=2, policy="random", games=500, seed=2)
+    table = fisim.summary(games)
+    win = table.set_index("measure").loc["win"]
+    assert isinstance(table, pd.DataFrame) and win["games"] == 500 and win["count"] == games["won"].sum()
+    assert win["ci_low"] <= win["value"] <= win["ci_high"]
+    assert list(table["measure"]).count("loss") == 4 and table["measure"].iloc[-1] == "mean treasures"
+    tuned = fisim.tune("start_level", 0.2, values="1..3", players=2, policy="greedy", max_games=2000,
+                       out=tmp_path / "tune")
+    assert tuned.answer in (1, 2, 3) and isinstance(tuned.table(), pd.DataFrame)
+    with pytest.raises(ValueError, match="unknown level .hard.; choose one of"):
+        fisim.sweep(tmp_path / "bad", levels="hard")
