@@ -11,6 +11,8 @@ from fisim.compare import paired_difference
 from fisim.store import load
 from policies import load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 
 def _items(rates_a, rates_b, n=400, groups=None, seed=1, alike=True):
     """Synthetic items: per item the two policies' wins on the same n games at the given rates,

@@ -3,6 +3,7 @@ piles in view, never a legal player. The engine hands the hidden piles to it alo
 cannot ask for them, a legal policy never gets them: R-INFO, tests/test_policies.py); its
 rollouts play the piles as they lie, on copies; every output names it with its note."""
 import numpy as np
+import pytest
 from test_policies import _F1, _F2, _T1, _T2, MIDGAME, game
 from test_search import _piles
 
@@ -18,6 +19,8 @@ from fisim.rules.setup import setup_game
 from fisim.rules.worlds import WORLD_SIZE, rollout_world, sample_world
 from fisim.simulation import simulate
 from policies import CLAIRVOYANT_NOTE, LEGAL, labelled, load_policy, sees_decks
+
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 ORDERS = [MIDGAME + t + "\n" + f for t, f in ((_T1, _F1), (_T2, _F2), (_T1, _F2))]
 

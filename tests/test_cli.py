@@ -13,6 +13,7 @@ def run(*args, cwd=None):
     return subprocess.run([str(FISIM), *args], capture_output=True, text=True, cwd=cwd, timeout=600)
 
 
+@pytest.mark.compiles
 def test_simulate_prints_rate_interval_causes_and_writes_parquet(tmp_path):
     out = tmp_path / "games.parquet"
     r = run("simulate", "--games", "2000", "--players", "2", "--seed", "3", "--policy", "passive",
@@ -26,6 +27,7 @@ def test_simulate_prints_rate_interval_causes_and_writes_parquet(tmp_path):
     assert {"won", "cause", "turns", "team", "first_player", "layout", "level", "policy", "rules"} <= set(frame)
 
 
+@pytest.mark.compiles
 def test_simulate_csv_is_the_same_games_as_the_python_api(tmp_path):
     from fisim.simulation import simulate
     out = tmp_path / "games.csv"

@@ -2,6 +2,7 @@
 import math
 
 import numpy as np
+import pytest
 from numba import njit
 
 from fisim.crosscheck import crosscheck_game, random_config, switch_sets
@@ -17,6 +18,8 @@ from fisim.rules.rng import game_seed
 from fisim.rules.setup import setup_game
 from fisim.stats import wilson
 from policies import load_policy
+
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 LEVELS = ("novice", "normal", "elite", "legendary")
 TEAMS = (None, ("diver", "navigator"), ("pilot", "explorer", "engineer"),

@@ -18,6 +18,8 @@ from fisim.rules.turn import R_CAUSE, R_CONDITIONS, R_LEVEL, R_STATUS, R_TURNS
 from fisim.simulation import simulate
 from policies import load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 VARIANTS = switch_sets()
 
 

@@ -12,11 +12,15 @@ import sys
 import types
 from pathlib import Path
 
+import pytest
+
 from fisim import engine
 from fisim.jit import runners
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout
 from policies import load_policy
+
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 
 def test_a_compile_where_a_unit_is_used_is_logged_once_per_engine_entry_point_and_policy(tmp_path, caplog):

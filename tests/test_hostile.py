@@ -27,6 +27,8 @@ from fisim.store import Store, StoreError, chunk_record
 from fisim.sweep import manifest_for, run_sweep
 from policies import PolicyError, load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 FISIM = Path(sys.executable).parent / "fisim"
 CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
 TARGET = {"games": 3000}

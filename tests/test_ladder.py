@@ -14,6 +14,8 @@ from fisim.stats import wilson
 from fisim.store import load
 from policies import CLAIRVOYANT_NOTE, load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 RANDOM, EXPERT, SEER = (f"{name}@{load_policy(name).VERSION}" for name in ("random", "expert", "clairvoyant:2"))
 LADDER_ARGS = ("ladder", "--levels", "novice", "--players", "2,3", "--games", "24", "--policies",
                "random,expert", "--clairvoyant", "2", "--deals", "12", "--repeats", "3", "--replayer", "search:2",

@@ -18,6 +18,8 @@ from fisim.cli import cli, main
 from fisim.rules.constants import N_TILES, TILE_NAMES
 from fisim.sweep import BackendError, DaskBackend
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 ROOT = Path(__file__).parent.parent
 README = ROOT / "README.md"
 

@@ -24,6 +24,8 @@ from fisim.store import Store
 from fisim.sweep import run_sweep
 from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 FISIM = Path(sys.executable).parent / "fisim"
 README = Path(__file__).parent.parent / "README.md"
 

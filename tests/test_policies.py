@@ -38,6 +38,8 @@ from fisim.rules.turn import R_STATUS
 from policies import BUILTIN, LEGAL, PolicyError, load_policy
 from policies.common import lift_chosen, remembered_destination
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 POLICIES = sorted(LEGAL)     # R-INFO holds for these; the clairvoyant reference: tests/test_clairvoyant.py
 FAST_POLICIES = [name for name in POLICIES if name != "search"]
 

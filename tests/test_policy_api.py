@@ -24,6 +24,8 @@ from fisim.rules.rng import N_STREAMS
 from fisim.simulation import simulate
 from policies import load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "example_policy.py"
 PROBE = Path(__file__).parent / "support" / "view_probe.py"

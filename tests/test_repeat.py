@@ -6,6 +6,7 @@ import hashlib
 import json
 
 import numpy as np
+import pytest
 
 from fisim import engine
 from fisim.grid import Cell
@@ -17,6 +18,8 @@ from fisim.rules.state import R_FIRST, R_ROLE, R_STATUS, R_TURNS
 from fisim.simulation import simulate
 from fisim.sweep import manifest_for
 from policies import load_policy
+
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 SETUP = {ev.EV_PLACE, ev.EV_SETUP_FLOOD, ev.EV_TEAM, ev.EV_DEAL, ev.EV_DEAL_WR, ev.EV_DEAL_RESHUFFLE, ev.EV_FIRST}
 

@@ -23,6 +23,8 @@ from fisim.store import Store, chunk_record, win_bits
 from fisim.sweep import manifest_for, run_sweep
 from policies import load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",

@@ -20,6 +20,8 @@ from fisim.rules.config import SWITCHES
 from fisim.store import Store, win_bits
 from policies import load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 README = Path(__file__).parent.parent / "README.md"
 TABLES_DOC = README.parent / "docs" / "report-tables.md"
 PASSIVE = f"passive@{load_policy('passive').VERSION}"

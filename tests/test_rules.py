@@ -661,6 +661,7 @@ def test_setup_places_all_24_tiles_dry_then_floods_six():
         assert len(pile) == 18 and sorted(pile + [tile_at[c] for c in floods]) == list(range(24))
 
 
+@pytest.mark.compiles
 def test_setup_placement_is_uniform():
     """R-LAYOUT-2, R-SETUP-1: tiles are placed uniformly at random: over 2400 games each tile
     lands on each cell about 100 times (a placement that favours cells fails)."""
