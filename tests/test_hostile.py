@@ -520,3 +520,21 @@ def test_any_variant_file_is_accepted_or_refused_in_one_line(tmp_path_factory, d
         assert "\n" not in str(exc) and str(path) in str(exc)
     else:
         assert config.skull > 4 and len(config.to_array()) == len(make_config().to_array())
+
+
+# --- issue 32: a sweep's shape, a variant file, a per-game file ---------------------------------
+
+@pytest.mark.parametrize("rules, axis", [("official,heli-all", "waters_rise=4"),
+                                         ("official,tide.toml", "hand_limit=4")])
+def test_a_report_of_a_set_axis_over_several_rules_is_written(tmp_path, monkeypatch, capsys, rules, axis):
+    """--set over more than one --rules item (switches or a variant file) gets its table of rule
+    numbers, not a KeyError (the table once looked one table's rows up in another)."""
+    monkeypatch.chdir(tmp_path)
+    Path("tide.toml").write_text("waters_rise = 4\n")
+    status, _, err = cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--rules",
+                         rules, "--set", axis, "--games", "100", "--out", "store", "--quiet", "--no-report")
+    assert status == 0, err
+    status, _, err = cli(capsys, "report", "store", "--format", "md")
+    assert status == 0 and err == "", err
+    key, value = axis.split("=")
+    assert f"| {key} | {value} | normal |" in Path("store/report/report.md").read_text()

@@ -339,7 +339,7 @@ def parameter_effects(sweep):
         return None
     pooled = result.pooled
     axes = pooled["rules"].map(lambda label: AXIS_LABEL.fullmatch(label))
-    pooled = pooled[axes.notna() & (pooled["baseline"] == "official")]
+    pooled = pooled[axes.notna() & (pooled["baseline"] == "official")].reset_index(drop=True)
     if pooled.empty:
         return None
     rows = []
