@@ -218,6 +218,10 @@ def extended(old, new, where):
     known = {c["key"]: c for c in old["cells"]}
     if any(known[c["key"]] != c for c in new["cells"] if c["key"] in known):
         differ.append("cells")
+    shown = {_shown_as(c): c for c in old["cells"]}
+    for cell in (c for c in new["cells"] if c["key"] not in known and _shown_as(c) in shown):
+        differ.append("variant" if shown[_shown_as(cell)]["parameters"] != cell["parameters"] else "cells")
+    differ = list(dict.fromkeys(differ))
     if differ:
         raise StoreError(f"{where} holds results of a different configuration (differs in: {', '.join(differ)}); "
                          "use another --out directory")
@@ -227,6 +231,13 @@ def extended(old, new, where):
                          "least as many games, or use another --out directory")
     return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
             "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
+
+
+def _shown_as(cell):
+    """A manifest cell as results show it (its settings and names, not its key or rule numbers): two
+    cells shown alike would be pooled, such as those of a variant file edited between sweeps."""
+    return json.dumps({k: v for k, v in cell.items() if k not in ("key", "parameters", "layout_shape")},
+                      sort_keys=True)
 
 
 def _at_least(new, old):

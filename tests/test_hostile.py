@@ -538,3 +538,20 @@ def test_a_report_of_a_set_axis_over_several_rules_is_written(tmp_path, monkeypa
     assert status == 0 and err == "", err
     key, value = axis.split("=")
     assert f"| {key} | {value} | normal |" in Path("store/report/report.md").read_text()
+
+
+@pytest.mark.parametrize("sets", [[], ["--set", "hand_limit=4"]])
+def test_an_edited_variant_file_is_not_mixed_into_a_store(tmp_path, monkeypatch, capsys, sets):
+    """Rerun after editing tide.toml, a sweep would add a second cell also shown as 'tide' (or
+    'tide/hand_limit=4'), pooled with the first by every report: refused as an edited policy file is."""
+    monkeypatch.chdir(tmp_path)
+    Path("tide.toml").write_text("waters_rise = 4\n")
+    sweep = ["sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--rules", "official,tide.toml",
+             *sets, "--games", "100", "--out", "store", "--quiet", "--no-report"]
+    assert cli(capsys, *sweep)[0] == 0
+    before = Path("store/manifest.json").read_text(), contents("store")
+    Path("tide.toml").write_text("waters_rise = 5\n")
+    refused(cli(capsys, *sweep), "differs in: variant")
+    assert (Path("store/manifest.json").read_text(), contents("store")) == before
+    Path("tide.toml").write_text("waters_rise = 4\n")
+    assert cli(capsys, *sweep)[0] == 0
