@@ -104,8 +104,8 @@ class StoreError(ValueError):
 class ChunkError(StoreError):
     """A chunk file that does not belong, as it is, to the store it is in."""
 
-    def __init__(self, path, reason):
-        super().__init__(f"chunk file {Path(path).name} in {Path(path).parent} {reason}")
+    def __init__(self, path, reason, kind="chunk file"):
+        super().__init__(f"{kind} {Path(path).name} in {Path(path).parent} {reason}")
         self.path, self.reason = Path(path), reason
 
 
@@ -360,7 +360,10 @@ class Store:
         records = []
         for path in sorted(folder.glob("*.parquet")):
             try:
-                records.append(_verified(path, manifest, expected))
+                record = _verified(path, manifest, expected)
+                if manifest["per_game"]:
+                    _check_games(self.games_path(record["cell"], record["chunk"]), record, manifest)
+                records.append(record)
             except ChunkError as exc:
                 if rejected is None:
                     raise
@@ -429,6 +432,39 @@ def _verified(path, manifest, fingerprints):
     if problem:
         raise ChunkError(path, f"{problem}; delete it and run the same sweep again to replay that chunk")
     return record
+
+
+GAME_SETTINGS = ("layout", "level", "players", "team", "rules")     # as per-game rows and the manifest name them
+
+
+def _check_games(path, record, manifest):
+    """ChunkError unless per-game file `path` holds the games of verified chunk `record`: the
+    same game numbers, seed, repeat and settings, and the wins, turns and treasures its
+    aggregates count (so a file deleted, or copied from another seed, cell or chunk, is named)."""
+    def refuse(problem):
+        raise ChunkError(path, f"{problem}; run the same sweep again to replay chunk {record['chunk']} of its cell",
+                         "per-game file")
+
+    if not path.is_file():
+        refuse("is missing")
+    try:
+        games = pq.read_table(path, columns=["game", "seed", "repeat", "won", "turns", "treasures",
+                                             *GAME_SETTINGS]).to_pandas()
+    except Exception as exc:        # any way a damaged Parquet file fails to decode
+        refuse(f"is damaged ({exc.__class__.__name__})")
+    cell = next(c for c in manifest["cells"] if c["key"] == record["cell"])
+    n, first = record["games"], record["first_game"]
+    if len(games) != n or not np.array_equal(games["game"], np.arange(first, first + n)):
+        refuse(f"does not hold games {first}..{first + n - 1}, as its chunk does")
+    expected = {"seed": manifest["seed"], "repeat": cell.get("repeat", 0),
+                **{k: cell[k] for k in GAME_SETTINGS if not (k == "team" and cell[k] == "random")}}
+    wrong = next((k for k, v in expected.items() if set(games[k].astype(object)) != {v}), None)
+    if wrong:
+        refuse(f"holds games of another {wrong} than its chunk's ({expected[wrong]})")
+    if (np.packbits(games["won"].to_numpy()).tobytes() != record["win_bits"]
+            or np.bincount(games["turns"]).tolist() != record["turns_hist"]
+            or np.bincount(games["treasures"], minlength=5).tolist() != record["treasures_hist"]):
+        refuse("holds other games than its chunk counts")
 
 
 def _inconsistency(record):

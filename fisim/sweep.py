@@ -197,7 +197,7 @@ def replace_rejected(error, records, warn):
         raise error
     if warn:
         warn(f"{error}; playing it again")
-    error.path.unlink()
+    error.path.unlink(missing_ok=True)
 
 
 def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):

@@ -69,12 +69,13 @@ def contents(store):
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
     """A small sweep (2 cells x 3 chunks), the same sweep with another seed, with more games, and
-    with --per-game."""
+    with --per-game (of both seeds)."""
     root = tmp_path_factory.mktemp("stores")
     run_sweep(CELLS, root / "good", 1, TARGET, chunk_games=1000)
     run_sweep(CELLS, root / "seed2", 2, TARGET, chunk_games=1000)
     run_sweep(CELLS, root / "games4000", 1, {"games": 4000}, chunk_games=1000)
     run_sweep(CELLS, root / "per-game", 1, TARGET, per_game=True, chunk_games=1000)
+    run_sweep(CELLS, root / "per-game-seed2", 2, TARGET, per_game=True, chunk_games=1000)
     return root
 
 
@@ -555,3 +556,32 @@ def test_an_edited_variant_file_is_not_mixed_into_a_store(tmp_path, monkeypatch,
     assert (Path("store/manifest.json").read_text(), contents("store")) == before
     Path("tide.toml").write_text("waters_rise = 4\n")
     assert cli(capsys, *sweep)[0] == 0
+
+
+@pytest.mark.parametrize("how", ["deleted", "of another seed", "of another chunk", "of another cell", "cut short"])
+def test_a_per_game_file_that_does_not_belong_is_named_and_resume_replays_it(stores, tmp_path, how):
+    """Per-game files (DIR/games/, read by pd.read_parquet) are checked against their chunks as
+    chunks are against the manifest: load names a wrong one, a resumed sweep plays its chunk again."""
+    store = tmp_path / "store"
+    shutil.copytree(stores / "per-game", store)
+    files = sorted((store / "games").glob("*.parquet"))
+    victim = files[1]
+    if how == "deleted":
+        victim.unlink()
+    elif how == "of another seed":
+        shutil.copy(stores / "per-game-seed2" / "games" / victim.name, victim)
+    elif how == "of another chunk":
+        shutil.copy(files[0], victim)
+    elif how == "of another cell":
+        shutil.copy(files[4], victim)
+    else:
+        pq.write_table(pq.read_table(victim).slice(0, 999), victim)
+    for read in (fisim.load, lambda p: compare(p, "level"), data.read):
+        with pytest.raises(StoreError, match=f"per-game file {victim.name} ") as info:
+            read(store)
+        assert "\n" not in str(info.value)
+    warnings = []
+    frame = run_sweep(CELLS, store, 1, TARGET, per_game=True, chunk_games=1000, warn=warnings.append)
+    assert any(victim.name in w for w in warnings)
+    assert frame.equals(fisim.load(stores / "per-game"))
+    assert victim.read_bytes() == (stores / "per-game" / "games" / victim.name).read_bytes()
