@@ -10,7 +10,7 @@ import click
 from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, sees_decks
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
@@ -359,6 +359,10 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
             policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
         levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
         replayers = [] if no_deals else grid.parse_policies(replayer)
+        alike = next((p for p in replayers if p.partition(":")[0] in REPLAYS_ALIKE), None)
+        if alike:
+            raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
+                              "the same game; choose a stochastic policy, such as search:8, passive or random")
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim import ladder as skill

@@ -30,6 +30,7 @@ LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
 DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
 LADDER = ("random", "passive", "greedy", "expert", "search:8", "search:32")     # weakest to strongest: fisim ladder
+REPLAYS_ALIKE = ("greedy", "expert")   # built-ins that never draw on their random stream: every repeat is one game
 
 
 class PolicyError(ValueError):
