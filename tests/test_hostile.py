@@ -585,3 +585,56 @@ def test_a_per_game_file_that_does_not_belong_is_named_and_resume_replays_it(sto
     assert any(victim.name in w for w in warnings)
     assert frame.equals(fisim.load(stores / "per-game"))
     assert victim.read_bytes() == (stores / "per-game" / "games" / victim.name).read_bytes()
+
+
+def _within(seconds, call):
+    """call(), or TimeoutError if it takes longer (a read of a FIFO blocks for ever)."""
+    def expire(*_):
+        raise TimeoutError(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("a FIFO", "is not a regular file"), ("a link to /dev/zero", "is not a regular file"),
+    ("a directory", "is not a regular file"), ("278 KB of keys", "larger than 65,536 bytes"),
+    ("5,000 keys", "line 1: unknown key 'k0'"), ("arrays nested 5,000 deep", "nest too deeply"),
+])
+def test_a_variant_file_that_no_one_would_write_is_refused_at_once(tmp_path, capsys, kind, words):
+    """Refused in one line within seconds, not a hang, a MemoryError, a RecursionError or minutes
+    of line lookups (each key's line was once found by a pass over every line)."""
+    path = tmp_path / "x.toml"
+    if kind == "a FIFO":
+        os.mkfifo(path)
+    elif kind == "a link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "a directory":
+        path.mkdir()
+    elif kind == "278 KB of keys":
+        path.write_text("".join(f"key{i:05d} = {i}\n" for i in range(20_000)))
+    elif kind == "5,000 keys":
+        path.write_text("".join(f"k{i} = 1\n" for i in range(5_000)))
+    else:
+        path.write_text("waters_rise = " + "[" * 5_000 + "]" * 5_000 + "\n")
+    line = _within(10, lambda: refused(cli(capsys, "simulate", "--rules", path, "--games", "1"), "x.toml", words))
+    assert len(line) < 300
+
+
+@pytest.mark.parametrize("text, words", [
+    ("meter = [" + "2, " * 20_000 + '"skull"]\n', "... 19981 more] puts the skull at position 20001"),
+    ("hand_limit = [" + "[1], " * 1_000 + "1]\n", "hand_limit = [[...], [...]"),
+    (f"name = '{'a' * 20_000}'\n", 'name "aaaaaaaaaaaaaaaaaaaa..." cannot label'),
+])
+def test_a_long_value_in_a_variant_file_is_shown_cut_short(tmp_path, text, words):
+    """A 20,000-entry meter was echoed whole, a line of megabytes for a larger one."""
+    from fisim.rules.variant import load_variant
+    path = tmp_path / "x.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_variant(path)
+    assert words in str(info.value) and len(str(info.value)) < 400
