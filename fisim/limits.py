@@ -11,6 +11,19 @@ MAX_SIMULATE_GAMES = 100_000_000
 MAX_CHUNK_GAMES = 1_000_000
 MAX_CHUNKS = 1_000_000
 MAX_VARIANT_BYTES = 65_536          # a variant file: a dozen keys and their comments
+MAX_DIGITS = 100                    # a whole number given as text: far more digits than any fisim accepts
+
+
+def is_whole(text):
+    """Whether `text` is a whole number in ASCII digits, short enough for int(): str.isdigit()
+    alone passes '³', which int() refuses."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+
+
+def cut_range(lo, hi, high):
+    """The numbers lo..hi up to one past `high`, the most a setting allows: each to be checked, the
+    first one too many among them, without a list of 10^11 numbers."""
+    return range(lo, min(hi, max(lo, high + 1)) + 1)
 
 
 def max_threads():

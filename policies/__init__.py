@@ -23,6 +23,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from fisim.limits import is_whole
+
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
            "expert": "policies.expert", "search": "policies.search", "clairvoyant": "policies.clairvoyant"}
 SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
@@ -76,7 +78,7 @@ def _argument(base, parameter, text):
     what, default, lo, hi = parameter
     if text is None:
         return default
-    if not text.isdigit() or not lo <= int(text) <= hi:
+    if not is_whole(text) or not lo <= int(text) <= hi:
         raise PolicyError(f"policy {base}:N takes N = {what}, a whole number from {lo} to {hi}, not {text!r}")
     return int(text)
 

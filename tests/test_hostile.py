@@ -638,3 +638,30 @@ def test_a_long_value_in_a_variant_file_is_shown_cut_short(tmp_path, text, words
     with pytest.raises(ConfigError) as info:
         load_variant(path)
     assert words in str(info.value) and len(str(info.value)) < 400
+
+
+TUNE = ["tune", "--param", "waters_rise", "--target", ".5"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "--level", "³"], "unknown level '³'"),
+    (["replay", "--level", "³"], "unknown level '³'"),
+    (["sweep", "--levels", "1..³"], "unknown level '³'"),
+    (["ladder", "--levels", "³"], "unknown level '³'"),
+    ([*TUNE, "--level", "³"], "unknown level '³'"),
+    (["simulate", "--level", "1" * 5_000], "unknown level '111"),       # more digits than int() reads
+    (["simulate", "--policy", "search:³"], "a whole number from 1 to 4096, not '³'"),
+    (["sweep", "--policies", "search:³"], "a whole number from 1 to 4096, not '³'"),
+    (["ladder", "--replayer", "search:³"], "a whole number from 1 to 4096, not '³'"),
+    (["sweep", "--set", "waters_rise=³"], "give whole numbers"),
+    ([*TUNE, "--values", "1..³"], "give whole numbers"),
+    (["sweep", "--set", "waters_rise=1..100000000"], "waters_rise = 7: give a whole number from 1 to 6"),
+    ([*TUNE, "--values", "1..100000000000"], "waters_rise = 7: give a whole number from 1 to 6"),
+    ([*TUNE, "--values", f"{10**11}..{10**12}"], f"waters_rise = {10**11}: give a whole number from 1 to 6"),
+])
+def test_digits_int_cannot_read_and_huge_ranges_are_one_line(tmp_path, monkeypatch, capsys, args, words):
+    """'³' passes str.isdigit() and int() refuses it (a ValueError traceback); a range to 10^8 was
+    built as a list before its values were checked (a MemoryError)."""
+    monkeypatch.chdir(tmp_path)
+    refused(cli(capsys, *args), words)
+    assert list(tmp_path.iterdir()) == []

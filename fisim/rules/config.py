@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from fisim.errors import ConfigError
+from fisim.limits import is_whole
 from fisim.rules.constants import LEVELS, MAX_PLAYERS, N_KINDS, N_TREASURES, ROLE_NAMES
 from fisim.rules.schema import Layout
 from fisim.rules.variant import DECK_KEYS, MAX_SKULL, PARAMETERS, is_variant_file, load_variant
@@ -63,7 +64,7 @@ def parse_level(text):
     position that has a name taking it ('2' is 'normal'); ConfigError otherwise. Whether the
     position is below the skull is the setting's check (GameConfig.validate)."""
     label = level_label(text)
-    if label not in LEVELS and not (label.isdigit() and 1 <= int(label) < MAX_SKULL):
+    if label not in LEVELS and not (is_whole(label) and 1 <= int(label) < MAX_SKULL):
         raise ConfigError(f"unknown level {str(text)!r}; choose one of: {', '.join(LEVELS)}, or a water meter "
                           f"position from 1 to {MAX_SKULL - 1} below the skull (docs/model.md)")
     return label
@@ -74,7 +75,7 @@ def level_label(level):
     position that has one, else the position's digits; anything else as it is (parse_level
     refuses it)."""
     text = str(level).strip()
-    if text.isdigit():
+    if is_whole(text):
         return NAMED_POSITIONS.get(int(text), str(int(text)))
     return text
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fisim.errors import ConfigError
-from fisim.limits import MAX_VARIANT_BYTES
+from fisim.limits import MAX_VARIANT_BYTES, is_whole
 from fisim.rules.constants import FLOOD_COUNT, N_TREASURES, SKULL
 
 SKULL_MARK = "skull"
@@ -155,7 +155,7 @@ def variant_of_words(words, name):
     values = {}
     for word in words:
         key, _, text = word.partition("=")
-        items = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in text.split(",")]
+        items = [int(v) if is_whole(v.strip().lstrip("-")) else v.strip() for v in text.split(",")]
         values[key] = items if key == "meter" else items[0]
     return make_variant(values, name, name)
 
