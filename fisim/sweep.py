@@ -25,6 +25,7 @@ from fisim.store import (
 from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
 
 CHUNK = 50_000
+DASK_TIMEOUT = 10       # seconds a Dask scheduler has to answer
 
 
 class BackendError(RuntimeError):
@@ -91,7 +92,8 @@ class DaskBackend:
         self.cluster = None
         try:
             if address:
-                self.client = Client(address, timeout=10)
+                _check_scheduler(address)
+                self.client = Client(address, timeout=DASK_TIMEOUT)
             else:
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                             dashboard_address=None)
@@ -134,6 +136,29 @@ class DaskBackend:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _check_scheduler(address):
+    """Raise unless a Dask scheduler answers at `address` within DASK_TIMEOUT seconds: Client's own
+    timeout does not cover a server that accepts the connection and never answers (a web server)."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity():
+        comm = await connect(address, timeout=DASK_TIMEOUT)
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), DASK_TIMEOUT))
+    except TimeoutError:
+        raise TimeoutError(f"no Dask scheduler answered within {DASK_TIMEOUT} s") from None
+    if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
+        raise ConnectionError("it answered, but not as a Dask scheduler")
 
 
 def _first_line(exc):

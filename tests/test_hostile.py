@@ -665,3 +665,32 @@ def test_digits_int_cannot_read_and_huge_ranges_are_one_line(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     refused(cli(capsys, *args), words)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("server", ["a web server", "a port that never answers"])
+def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tmp_path, capsys, server):
+    """distributed's Client waited for ever on a server that accepts the connection and never
+    speaks Dask; the sweep gives up after its 10 s, in one line."""
+    import http.server
+    import socket
+    import threading
+    if server == "a web server":
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):              # not on this test's stderr
+                pass
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        port, stop = httpd.server_address[1], httpd.shutdown
+    else:
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()                               # connections complete in the backlog, unanswered
+        port, stop = listener.getsockname()[1], listener.close
+    try:
+        start = time.time()
+        refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "100",
+                    "--scheduler", f"tcp://127.0.0.1:{port}", "--out", tmp_path / "out", "--quiet"),
+                "Dask", f"127.0.0.1:{port}", code=1)
+        assert time.time() - start < 40
+    finally:
+        stop()
