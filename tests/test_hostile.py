@@ -694,3 +694,13 @@ def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tm
         assert time.time() - start < 40
     finally:
         stop()
+
+
+def test_a_dask_scheduler_passes_the_check_of_its_address(tmp_path):
+    from distributed import LocalCluster
+
+    from fisim.sweep import DaskBackend
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        frame = run_sweep(CELLS[:1], tmp_path / "out", 1, {"games": 1000}, chunk_games=1000,
+                          backend=DaskBackend(cluster.scheduler_address))
+    assert list(frame["games"]) == [1000]
