@@ -233,8 +233,10 @@ def parse_teams(text):
 
 def parse_policies(text):
     """Registry names and policy files; a file is named by its absolute path (see parse_layouts)."""
-    from policies import PolicyError, load_policy
+    from policies import LEGAL, PolicyError, load_policy
     names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise ConfigError(f"no policy given; choose from: {', '.join(LEGAL)}, search:N, or a policy .py file")
     for name in names:
         try:
             load_policy(name)

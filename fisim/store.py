@@ -297,18 +297,18 @@ class Store:
 
     def open(self, manifest):
         """Create the store, or extend an existing one made by the same configuration (see
-        extended). A store that holds no finished chunk yet (a sweep that failed before its first)
-        takes the new manifest. The caller holds the lock."""
+        extended). A store that holds no finished chunk yet (a sweep that failed before its first,
+        whatever manifest it left) takes the new manifest. The caller holds the lock."""
         self._check_ours()
-        if self.manifest_path.exists():
+        if self.manifest_path.exists() and self._has_results():
             old = self.read_manifest()
-            if old != manifest and self._has_results():
+            if old != manifest:
                 manifest = extended(old, manifest, self.path)
+        text = json.dumps(manifest, indent=1, sort_keys=True)
         try:
             (self.path / "chunks").mkdir(parents=True, exist_ok=True)
-            if not self.manifest_path.exists() or self.read_manifest() != manifest:
-                atomic_write(self.manifest_path,
-                             lambda p: p.write_text(json.dumps(manifest, indent=1, sort_keys=True)))
+            if not self.manifest_path.exists() or self.manifest_path.read_text(errors="replace") != text:
+                atomic_write(self.manifest_path, lambda p: p.write_text(text))
         except OSError as exc:
             raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
         self.manifest = manifest

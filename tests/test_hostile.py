@@ -250,6 +250,15 @@ def test_a_sweep_that_failed_before_its_first_chunk_does_not_block_the_corrected
     assert list(frame["games"]) == [3000, 3000] and json.loads((out / "manifest.json").read_text())["seed"] == 1
 
 
+@pytest.mark.parametrize("text", ['{"cells": []}', "{", ""])
+def test_a_store_with_a_damaged_manifest_and_no_results_takes_the_corrected_command(tmp_path, text):
+    """What a sweep of no cells left (`ladder --policies ""` once did) does not block the next."""
+    (tmp_path / "out" / "chunks").mkdir(parents=True)
+    (tmp_path / "out" / "manifest.json").write_text(text)
+    frame = run_sweep(CELLS[:1], tmp_path / "out", 1, {"games": 100}, chunk_games=1000)
+    assert list(frame["games"]) == [100]
+
+
 def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
     policy = tmp_path / "mine.py"
     policy.write_text("from numba import njit\nNAME = 'mine'\n@njit\ndef decide(pub, options, n, mem, rng):\n"

@@ -133,6 +133,8 @@ def test_a_ladder_already_played_is_read_again_without_playing(played):
     (("--policies", "expert,clairvoyant:4"), "not a legal player"),
     (("--replayer", "nobody"), "unknown policy"),
     (("--replayer", "expert"), "expert never draws on its random stream"),     # a deal share of 100%
+    (("--policies", "", "--no-clairvoyant"), "no policy given"),     # once a manifest of no cells
+    (("--policies", " , "), "no policy given"),
     (("--replayer", "random,greedy"), "greedy never draws on its random stream"),
     (("--levels", "easy"), "unknown level"),
 ])
