@@ -48,6 +48,8 @@ def _check_threads(threads):
 def _check_out_file(out):
     """Refuse an --out file that cannot be written, before any game is played."""
     folder = os.path.dirname(os.path.abspath(out))
+    if os.path.isdir(out):
+        raise UserError(f"--out {out} is a directory; give a file name ending in .parquet or .csv")
     if not os.path.isdir(folder):
         raise UserError(f"--out {out}: the directory {folder} does not exist")
     if not os.access(folder, os.W_OK):

@@ -103,7 +103,7 @@ def _load_file(path):
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: report any failure as one line
+    except (Exception, SystemExit) as exc:  # a user's file: report any failure, an exit too, as one line
         raise PolicyError(f"policy file {path} failed to load: {exc.__class__.__name__}: {exc}") from None
     if not hasattr(module, "decide"):
         raise PolicyError(f"policy file {path} defines no decide() function")

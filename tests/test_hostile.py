@@ -292,6 +292,7 @@ def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):
     (["sweep", "--chunk-games", str(10**18)], ["--chunk-games"]),
     (["sweep", "--ci", "nan"], ["--ci nan"]),
     (["simulate", "--out", "missing-dir/games.parquet"], ["does not exist"]),
+    (["simulate", "--out", "not-empty.csv"], ["is a directory"]),       # once refused after every game
     (["sweep", "--rules", "heli-all+heli-all,heli-all", "--levels", "normal", "--players", "2",
       "--out", "not-empty"], ["not empty"]),
 ])
@@ -299,8 +300,9 @@ def test_bad_values_get_one_line_before_any_game_is_played(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     (tmp_path / "not-empty").mkdir()
     (tmp_path / "not-empty" / "x").write_text("")
+    (tmp_path / "not-empty.csv").mkdir()
     refused(cli(capsys, *args), *words)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-empty"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-empty", "not-empty.csv"]
 
 
 def test_a_read_only_output_is_refused_before_playing(tmp_path, capsys):
@@ -424,6 +426,14 @@ def _standard_file(tmp_path):
     path = tmp_path / "shape.txt"
     path.write_text("\n".join(load_layout("standard").rows) + "\n")
     return path
+
+
+@pytest.mark.parametrize("code", ["0", "1", "'bye'"])
+def test_a_policy_file_that_exits_at_import_is_one_line(tmp_path, capsys, code):
+    """sys.exit(0) in a policy file once ended fisim with status 0 and no output."""
+    path = tmp_path / "quits.py"
+    path.write_text(f"import sys\nsys.exit({code})\n")
+    refused(cli(capsys, "simulate", "--policy", path, "--games", "1"), "quits.py", "failed to load: SystemExit")
 
 
 def test_a_policy_file_cannot_take_a_built_in_name(tmp_path):
