@@ -10,7 +10,7 @@ import click
 from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, sees_decks
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, labelled, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
@@ -233,7 +233,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     from fisim import engine
     from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
-    from policies import labelled, load_policy
+    from policies import load_policy
     pol = load_policy(policy)
     try:
         rec = engine.record(island, config, pol, seed, game, repeat=repeat)
@@ -459,7 +459,7 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
         click.echo(_table_text(result.table(), fmt))
         return
     setting = (f"{base.layout_label}, {'' if param == tuning.START_LEVEL else base.level + ', '}{players} players, "
-               f"team {base.team_label}, policy {policy}, rules {base.rules_label}, seed {seed}"
+               f"team {base.team_label}, policy {labelled(policy)}, rules {base.rules_label}, seed {seed}"
                + (f", repeat {repeat}" if repeat else ""))
     click.echo(tuning.format_tuning(result, setting))
     click.echo(f"results: {out}")

@@ -22,7 +22,7 @@ from fisim.store import (
     planned_games,
     target_reached,
 )
-from policies import CLAIRVOYANT_NOTE, labelled, sees_decks
+from policies import labelled, seer_notes
 
 CHUNK = 50_000
 DASK_TIMEOUT = 10       # seconds a Dask scheduler has to answer
@@ -272,7 +272,7 @@ def format_table(frame):
                           f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
                           f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"))
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
-    lines += [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(frame["policy"]) if sees_decks(name)]
+    lines += seer_notes(frame["policy"])
     waiting = int((~frame["complete"]).sum())
     if waiting:
         lines.append(f"{waiting} of {len(frame)} cells have fewer games than the store's target: a sweep that "

@@ -53,6 +53,11 @@ def labelled(name):
     return f"{name} ({CLAIRVOYANT_NOTE})" if sees_decks(name) else name
 
 
+def seer_notes(names):
+    """The lines a table of these policies (names) ends with: one CLAIRVOYANT_NOTE per clairvoyant one."""
+    return [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(names) if sees_decks(str(name))]
+
+
 def load_policy(name):
     """The policy module for a registry name (optionally `name@version`) or a .py file path."""
     if not isinstance(name, str):

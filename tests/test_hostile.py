@@ -723,3 +723,17 @@ def test_a_dask_scheduler_passes_the_check_of_its_address(tmp_path):
         frame = run_sweep(CELLS[:1], tmp_path / "out", 1, {"games": 1000}, chunk_games=1000,
                           backend=DaskBackend(cluster.scheduler_address))
     assert list(frame["games"]) == [1000]
+
+
+def test_every_output_that_shows_the_clairvoyant_reference_carries_its_note(tmp_path, capsys):
+    """compare --by policy and tune printed clairvoyant:N as if it were a player."""
+    from policies import CLAIRVOYANT_NOTE
+    assert cli(capsys, "sweep", "--levels", "novice", "--players", "2", "--policies", "random,clairvoyant:2",
+               "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
+    for by in ("policy", "role"):
+        status, out, err = cli(capsys, "compare", tmp_path / "store", "--by", by)
+        assert status == 0 and f"clairvoyant:2: {CLAIRVOYANT_NOTE}." in out, (out, err)
+    status, out, err = cli(capsys, "tune", "--param", "start_level", "--values", "1", "--target", ".5", "--players",
+                           "2", "--policy", "clairvoyant:2", "--max-games", "1000", "--out", tmp_path / "tune",
+                           "--quiet")
+    assert status == 0 and f"policy clairvoyant:2 ({CLAIRVOYANT_NOTE})" in out, (out, err)
