@@ -416,7 +416,7 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     until the answer is settled at 95% confidence or the budget runs out."""
     from fisim import grid
     from fisim import tune as tuning
-    from fisim.rules.config import ConfigError, parse_level
+    from fisim.rules.config import ConfigError, level_label, parse_level
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
     if not 0 < target < 1:
@@ -428,6 +428,8 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     given = click.get_current_context().get_parameter_source("level") != click.core.ParameterSource.DEFAULT
     if param == tuning.START_LEVEL and given:
         raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
+    if param == tuning.START_LEVEL:
+        level = level_label(1)      # the setting is checked at the lowest start, below any skull, not at a default
     config, _ = _checked(level, players, team, layout, policy, rules)
     try:
         switches, variant = config.switches, config.variant

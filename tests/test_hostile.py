@@ -737,3 +737,12 @@ def test_every_output_that_shows_the_clairvoyant_reference_carries_its_note(tmp_
                            "2", "--policy", "clairvoyant:2", "--max-games", "1000", "--out", tmp_path / "tune",
                            "--quiet")
     assert status == 0 and f"policy clairvoyant:2 ({CLAIRVOYANT_NOTE})" in out, (out, err)
+
+
+def test_tuning_the_start_under_a_low_skull_blames_no_level_the_user_never_gave(tmp_path, capsys):
+    """With the skull at 2 only start 1 is playable; the setting was checked at the default --level
+    normal (2) and refused, naming a starting position no one asked for."""
+    (tmp_path / "low.toml").write_text('meter = [2, "skull"]\n')
+    status, out, err = cli(capsys, "tune", "--param", "start_level", "--target", ".5", "--rules", tmp_path / "low.toml",
+                           "--policy", "random", "--players", "2", "--out", tmp_path / "tune", "--quiet")
+    assert status == 0 and "answer: start_level 1 (novice)" in out, err
