@@ -258,6 +258,8 @@ def target_text(target):
 
 class Store:
     def __init__(self, path):
+        if not isinstance(path, (str, os.PathLike)):
+            raise StoreError(f"a results directory is a path (a str or os.PathLike), not {path!r}")
         self.path = Path(path)
         self.manifest = None
 

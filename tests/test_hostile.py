@@ -393,12 +393,23 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     ({"seed": 2**63}, "seed must be"),
     ({"threads": 999}, "threads must be"),
     ({"layout": None}, "layout must be"),
+    ({"rules": None}, "rules must be a list of rule switch names"),
+    ({"rules": 5}, "rules must be a list of rule switch names"),
+    ({"team": ("diver", 5)}, "team must be None (a random team each game)"),
+    ({"team": 5}, "team must be None (a random team each game)"),
 ])
 def test_simulate_refuses_bad_arguments_in_one_line(kwargs, words):
     from fisim.simulation import simulate
     with pytest.raises((ConfigError, PolicyError)) as info:
         simulate(**{"games": 10, **kwargs})
     assert words in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("path", [None, 5, b"store"])
+def test_the_readers_refuse_what_is_not_a_path_in_one_line(path):
+    for read in (fisim.load, fisim.load_tiles):
+        with pytest.raises(StoreError, match="a results directory is a path"):
+            read(path)
 
 
 def test_rules_given_as_one_string_are_one_switch():

@@ -258,6 +258,13 @@ class GameConfig:
 def make_config(level="normal", players=3, team=None, rules=(), first=None):
     """A validated GameConfig from command-line style arguments (`rules` may include 'official' and
     one variant file)."""
+    if not isinstance(rules, (list, tuple, set, frozenset)) or not all(isinstance(r, str) for r in rules):
+        raise ConfigError(f"rules must be a list of rule switch names and variant files, such as ['heli-all'] or "
+                          f"[] for the official rules, not {rules!r}")
+    if not (team is None or isinstance(team, str)
+            or isinstance(team, (list, tuple)) and all(isinstance(r, str) for r in team)):
+        raise ConfigError(f"team must be None (a random team each game), 'diver,pilot' or a list of role names, "
+                          f"not {team!r}")
     switches, variant = split_rules(rules)
     if isinstance(team, str):
         team = parse_team(team)
