@@ -35,6 +35,10 @@ def rank_agreement(path, by, policies, boots=2000, seed=0):
     missing = [p for p in policies if p not in set(cells["policy"])]
     if missing:
         raise StoreError(f"{path} has no games of policy {missing[0]}; it has: {', '.join(cells['policy'].unique())}")
+    if cells[by].nunique() < 2:     # a random-team sweep: its correlation would rank other settings
+        raise StoreError(f"{path} has one {by} ({cells[by].iloc[0]}) in every cell: nothing to rank by {by}; choose "
+                         f"a setting the sweep varies" + (" (a sweep of --teams all or a list of teams ranks teams)"
+                                                          if by == "team" else ""))
     others = [a for a in AXES if a not in (by, "policy")]
     varying = [a for a in others if cells[a].nunique() > 1]         # what names a group
     items, wins = [], []

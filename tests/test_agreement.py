@@ -119,6 +119,7 @@ def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     (("--by", "team", "--agreement", "expert,expert"), "two different policies"),
     (("--by", "team", "--agreement", "expert,nobody"), "unknown policy"),
     (("--by", "team", "--agreement", "expert,search:8"), "no games of policy search:8"),
+    (("--by", "level", "--agreement", "greedy,expert"), "has one level (novice) in every cell: nothing to rank"),
 ])
 def test_bad_agreement_requests_are_one_line_errors(two_policy_sweep, args, says):
     r = run("compare", str(two_policy_sweep), *args)

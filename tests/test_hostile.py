@@ -757,3 +757,11 @@ def test_tuning_the_start_under_a_low_skull_blames_no_level_the_user_never_gave(
     status, out, err = cli(capsys, "tune", "--param", "start_level", "--target", ".5", "--rules", tmp_path / "low.toml",
                            "--policy", "random", "--players", "2", "--out", tmp_path / "tune", "--quiet")
     assert status == 0 and "answer: start_level 1 (novice)" in out, err
+
+
+def test_agreement_by_team_on_a_sweep_of_random_teams_is_refused(tmp_path, capsys):
+    """Every cell's team is 'random': the correlation printed ranked the levels, not teams."""
+    assert cli(capsys, "sweep", "--levels", "novice,normal", "--players", "2", "--policies", "random,passive",
+               "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
+    refused(cli(capsys, "compare", tmp_path / "store", "--by", "team", "--agreement", "random,passive"),
+            "one team (random) in every cell", "--teams all")
