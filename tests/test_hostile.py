@@ -362,7 +362,9 @@ def test_a_failing_policy_is_one_line_in_sweep_and_replay(tmp_path, capsys, misb
     refused(cli(capsys, "replay", "--players", players, "--policy", misbehaving), words)
 
 
-def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
+@pytest.mark.parametrize("out", [None, "games.parquet", "games.csv"])
+def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving, tmp_path, out):
+    """... and leaves no file behind, not even a temporary one (--out's, once named as it was written)."""
     from fisim.simulation import simulate
     assert len(simulate(players=1, rules="solo", policy=str(misbehaving), games=1)) == 1  # compiled; alone it returns
     # as from a terminal: Ctrl-C not ignored, whatever this test run inherited (a job started in the
@@ -370,8 +372,9 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     as_from_a_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
                           "os.execv(sys.argv[1], sys.argv[1:])")
     proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, str(FISIM), "simulate", "--players", "4",
-                             "--policy", misbehaving, "--games", "10", "--threads", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--policy", misbehaving, "--games", "10", "--threads", "1",
+                             *(["--out", out] if out else [])],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
     # a cached start uses under 2 s of processor time: past 5 s, the child is in the policy's loop
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None and cpu_seconds(proc.pid) < 5:
@@ -382,6 +385,7 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
         assert proc.wait(timeout=60) in (-signal.SIGINT, 130)
     finally:
         proc.kill()
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- the Python API ---------------------------------------------------------------------------
