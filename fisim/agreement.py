@@ -23,6 +23,7 @@ from fisim.stats import wilson
 from fisim.store import StoreError, cell_table, read_store, win_bits
 
 POOLED = "all"
+BLOCK = 1 << 22         # the resampled game counts held at once (32 MiB)
 Agreement = namedtuple("Agreement", "by policies items groups flips")
 
 
@@ -37,6 +38,10 @@ def rank_agreement(path, by, policies, boots=2000, seed=0):
     missing = [p for p in policies if label[p] is None]
     if missing:
         raise StoreError(f"{path} has no games of policy {missing[0]}; it has: {', '.join(played)}")
+    if cells[by].nunique() < 2:     # a random-team sweep: its correlation would rank other settings
+        raise StoreError(f"{path} has one {by} ({cells[by].iloc[0]}) in every cell: nothing to rank by {by}; choose "
+                         f"a setting the sweep varies" + (" (a sweep of --teams all or a list of teams ranks teams)"
+                                                          if by == "team" else ""))
     others = [a for a in AXES if a not in (by, "policy")]
     varying = [a for a in others if cells[a].nunique() > 1]         # what names a group
     items, wins = [], []
@@ -69,9 +74,9 @@ def agreement(items, wins, by, policies, boots=2000, seed=0):
     games = np.array([w.shape[1] for w in wins])
     rates = np.array([w.mean(axis=1) for w in wins])                        # (items, 2)
     resampled, again = np.empty((2, boots, len(wins), 2))
-    for i, (w, n) in enumerate(zip(wins, games)):
+    for i, w in enumerate(wins):
         for out in (resampled, again):          # the same resampled games for both policies
-            out[:, i] = rng.multinomial(n, np.full(n, 1 / n), size=boots) @ w.T / n
+            out[:, i] = _resampled_rates(rng, w, boots)
     for col, policy in enumerate(policies):
         items[f"rate_{policy}"] = rates[:, col]
         bounds = [wilson(round(r * n), n) for r, n in zip(rates[:, col], games)]
@@ -90,6 +95,16 @@ def agreement(items, wins, by, policies, boots=2000, seed=0):
                      **{f"self_{p}": _median(_spearman(resampled[:, index, col], again[:, index, col]))
                         for col, p in enumerate(policies)}})
     return Agreement(by, tuple(policies), items, pd.DataFrame(rows), _flips(items, wins, by, policies))
+
+
+def _resampled_rates(rng, wins, boots):
+    """Both policies' win rates over `boots` bootstrap resamples of their n games, (boots, 2), the
+    resamples' counts drawn in blocks of about BLOCK numbers: one (boots, n) array of counts is
+    4.5 GiB at 300,000 games. The blocks draw what one array would, number for number."""
+    n = wins.shape[1]
+    probabilities, step = np.full(n, 1 / n), max(1, BLOCK // n)
+    return np.concatenate([rng.multinomial(n, probabilities, size=min(step, boots - k)) @ wins.T / n
+                           for k in range(0, boots, step)])
 
 
 def _spearman(x, y):

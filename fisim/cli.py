@@ -14,7 +14,7 @@ from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, sees_decks
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, labelled, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
@@ -52,6 +52,8 @@ def _check_threads(threads):
 def _check_out_file(out):
     """Refuse an --out file that cannot be written, before any game is played."""
     folder = os.path.dirname(os.path.abspath(out))
+    if os.path.isdir(out):
+        raise UserError(f"--out {out} is a directory; give a file name ending in .parquet or .csv")
     if not os.path.isdir(folder):
         raise UserError(f"--out {out}: the directory {folder} does not exist")
     if not os.access(folder, os.W_OK):
@@ -265,7 +267,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     from fisim import engine
     from fisim.simulation import EngineError, check_games
     from fisim.transcript import format_transcript
-    from policies import full_name, labelled, load_policy
+    from policies import full_name, load_policy
     pol = load_policy(policy)
     try:
         rec = engine.record(island, config, pol, seed, game, repeat=repeat)
@@ -392,6 +394,10 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
             policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
         levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
         replayers = [] if no_deals else grid.parse_policies(replayer)
+        alike = next((p for p in replayers if p.partition(":")[0] in REPLAYS_ALIKE), None)
+        if alike:
+            raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
+                              "the same game; choose a stochastic policy, such as search:8, passive or random")
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     from fisim import ladder as skill
@@ -450,8 +456,8 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
          threads, fmt, quiet):
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
-    from fisim.rules.config import ConfigError
-    from policies import full_name, labelled, load_policy
+    from fisim.rules.config import ConfigError, level_label
+    from policies import full_name, load_policy
     tuning = importlib.import_module("fisim.tune")     # the module: fisim.tune is the API's function
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
@@ -464,6 +470,8 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     given = click.get_current_context().get_parameter_source("level") != click.core.ParameterSource.DEFAULT
     if param == tuning.START_LEVEL and given:
         raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
+    if param == tuning.START_LEVEL:
+        level = level_label(1)      # the setting is checked at the lowest start, below any skull, not at a default
     _checked(level, players, team, layout, policy, rules)
     try:
         base, values = tuning.setting(param, level, players, team, layout, policy, rules, repeat, values_text)

@@ -16,6 +16,7 @@ import pandas as pd
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import Z95, wilson
 from fisim.store import StoreError, cell_table, read_store, win_bits
+from policies import seer_notes
 
 AXES = ("layout", "level", "players", "team", "policy", "rules")
 BY = (*AXES, "role")
@@ -113,13 +114,17 @@ def roles(cells):
 
 
 def format_comparison(frame, by):
-    """The comparison as text for people."""
+    """The comparison as text for people; a clairvoyant policy it shows with its note."""
     if frame.empty:
         what = "no cell of random teams to compare adventurers in" if by == "role" else \
             f"no two cells of the sweep differ only in {by}"
         return f"nothing to compare: {what}"
-    if by == "role":
-        return _format_roles(frame)
+    text = _format_roles(frame) if by == "role" else _format_pairs(frame, by)
+    policies = [v for column in ("policy", "baseline") if column in frame for v in frame[column]]
+    return "\n".join([text, *seer_notes(policies)])
+
+
+def _format_pairs(frame, by):
     others = [a for a in AXES if a != by]
     head = ("Teams ranked by win rate, each against the best team of its setting (paired: the same games; "
             "95% intervals; r = correlation of the two teams' per-game wins):" if by == "team" else

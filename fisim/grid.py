@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from fisim.limits import cut_range, is_whole
 from fisim.rules.config import (
     SWITCHES,
     ConfigError,
@@ -172,9 +173,9 @@ def parse_sets(texts):
             raise ConfigError(f"--set {text}: {key} is given twice; give all its values in one --set")
         lo, dots, hi = values.partition("..")
         items = [lo, hi] if dots else [v for v in values.split(",") if v.strip()]
-        if not items or not all(v.strip().isdigit() for v in items):
+        if not items or not all(is_whole(v.strip()) for v in items):
             raise ConfigError(f"--set {text}: give whole numbers, as {key}=2..5 or {key}=4,5,6")
-        numbers = list(range(int(lo), int(hi) + 1)) if dots else [int(v) for v in items]
+        numbers = list(cut_range(int(lo), int(hi), PARAMETERS[key].high)) if dots else [int(v) for v in items]
         if not numbers:
             raise ConfigError(f"--set {text}: the range {values} is empty")
         for n in numbers:
@@ -232,8 +233,10 @@ def parse_teams(text):
 
 def parse_policies(text):
     """Registry names and policy files; a file is named by its absolute path (see parse_layouts)."""
-    from policies import PolicyError, load_policy
+    from policies import LEGAL, PolicyError, load_policy
     names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise ConfigError(f"no policy given; choose from: {', '.join(LEGAL)}, search:N, or a policy .py file")
     for name in names:
         try:
             load_policy(name)

@@ -42,7 +42,7 @@ from fisim.grid import Cell
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, policy_labels, read_store, win_bits
-from policies import CLAIRVOYANT_NOTE, LADDER, labelled, sees_decks
+from policies import LADDER, labelled, seer_notes, sees_decks
 
 LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
@@ -246,7 +246,7 @@ def format_ladder(tables):
             lines.append(f"  {level:<14}" + "".join(
                 f"{_ci(cells.at[p, 'rate'], cells.at[p, 'ci_low'], cells.at[p, 'ci_high']):>{width}}"
                 if p in cells.index else f"{'-':>{width}}" for p in policies))
-    lines += [f"{p}: {CLAIRVOYANT_NOTE}." for p in policies if sees_decks(p)]
+    lines += seer_notes(policies)
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
     if not gap.empty:
         lines.append("\nClairvoyant minus the best legal policy of the level (paired: the same deals; 95% interval; "

@@ -104,8 +104,8 @@ class StoreError(ValueError):
 class ChunkError(StoreError):
     """A chunk file that does not belong, as it is, to the store it is in."""
 
-    def __init__(self, path, reason):
-        super().__init__(f"chunk file {Path(path).name} in {Path(path).parent} {reason}")
+    def __init__(self, path, reason, kind="chunk file"):
+        super().__init__(f"{kind} {Path(path).name} in {Path(path).parent} {reason}")
         self.path, self.reason = Path(path), reason
 
 
@@ -227,6 +227,10 @@ def extended(old, new, where):
     known = {c["key"]: c for c in old["cells"]}
     if any(known[c["key"]] != c for c in new["cells"] if c["key"] in known):
         differ.append("cells")
+    shown = {_shown_as(c): c for c in old["cells"]}
+    for cell in (c for c in new["cells"] if c["key"] not in known and _shown_as(c) in shown):
+        differ.append("variant" if shown[_shown_as(cell)]["parameters"] != cell["parameters"] else "cells")
+    differ = list(dict.fromkeys(differ))
     if differ:
         raise StoreError(f"{where} holds results of a different configuration (differs in: {', '.join(differ)}); "
                          "use another --out directory")
@@ -237,6 +241,13 @@ def extended(old, new, where):
     return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
             "policy_labels": {**old.get("policy_labels", {}), **new.get("policy_labels", {})},
             "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
+
+
+def _shown_as(cell):
+    """A manifest cell as results show it (its settings and names, not its key or rule numbers): two
+    cells shown alike would be pooled, such as those of a variant file edited between sweeps."""
+    return json.dumps({k: v for k, v in cell.items() if k not in ("key", "parameters", "layout_shape")},
+                      sort_keys=True)
 
 
 def _at_least(new, old):
@@ -257,6 +268,8 @@ def target_text(target):
 
 class Store:
     def __init__(self, path):
+        if not isinstance(path, (str, os.PathLike)):
+            raise StoreError(f"a results directory is a path (a str or os.PathLike), not {path!r}")
         self.path = Path(path)
         self.manifest = None
 
@@ -296,18 +309,18 @@ class Store:
 
     def open(self, manifest):
         """Create the store, or extend an existing one made by the same configuration (see
-        extended). A store that holds no finished chunk yet (a sweep that failed before its first)
-        takes the new manifest. The caller holds the lock."""
+        extended). A store that holds no finished chunk yet (a sweep that failed before its first,
+        whatever manifest it left) takes the new manifest. The caller holds the lock."""
         self._check_ours()
-        if self.manifest_path.exists():
+        if self.manifest_path.exists() and self._has_results():
             old = self.read_manifest()
-            if old != manifest and self._has_results():
+            if old != manifest:
                 manifest = extended(old, manifest, self.path)
+        text = json.dumps(manifest, indent=1, sort_keys=True)
         try:
             (self.path / "chunks").mkdir(parents=True, exist_ok=True)
-            if not self.manifest_path.exists() or self.read_manifest() != manifest:
-                atomic_write(self.manifest_path,
-                             lambda p: p.write_text(json.dumps(manifest, indent=1, sort_keys=True)))
+            if not self.manifest_path.exists() or self.manifest_path.read_text(errors="replace") != text:
+                atomic_write(self.manifest_path, lambda p: p.write_text(text))
         except OSError as exc:
             raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
         self.manifest = manifest
@@ -359,7 +372,10 @@ class Store:
         records = []
         for path in sorted(folder.glob("*.parquet")):
             try:
-                records.append(_verified(path, manifest, expected))
+                record = _verified(path, manifest, expected)
+                if manifest["per_game"]:
+                    _check_games(self.games_path(record["cell"], record["chunk"]), record, manifest)
+                records.append(record)
             except ChunkError as exc:
                 if rejected is None:
                     raise
@@ -428,6 +444,39 @@ def _verified(path, manifest, fingerprints):
     if problem:
         raise ChunkError(path, f"{problem}; delete it and run the same sweep again to replay that chunk")
     return record
+
+
+GAME_SETTINGS = ("layout", "level", "players", "team", "rules")     # as per-game rows and the manifest name them
+
+
+def _check_games(path, record, manifest):
+    """ChunkError unless per-game file `path` holds the games of verified chunk `record`: the
+    same game numbers, seed, repeat and settings, and the wins, turns and treasures its
+    aggregates count (so a file deleted, or copied from another seed, cell or chunk, is named)."""
+    def refuse(problem):
+        raise ChunkError(path, f"{problem}; run the same sweep again to replay chunk {record['chunk']} of its cell",
+                         "per-game file")
+
+    if not path.is_file():
+        refuse("is missing")
+    try:
+        games = pq.read_table(path, columns=["game", "seed", "repeat", "won", "turns", "treasures",
+                                             *GAME_SETTINGS]).to_pandas()
+    except Exception as exc:        # any way a damaged Parquet file fails to decode
+        refuse(f"is damaged ({exc.__class__.__name__})")
+    cell = next(c for c in manifest["cells"] if c["key"] == record["cell"])
+    n, first = record["games"], record["first_game"]
+    if len(games) != n or not np.array_equal(games["game"], np.arange(first, first + n)):
+        refuse(f"does not hold games {first}..{first + n - 1}, as its chunk does")
+    expected = {"seed": manifest["seed"], "repeat": cell.get("repeat", 0),
+                **{k: cell[k] for k in GAME_SETTINGS if not (k == "team" and cell[k] == "random")}}
+    wrong = next((k for k, v in expected.items() if set(games[k].astype(object)) != {v}), None)
+    if wrong:
+        refuse(f"holds games of another {wrong} than its chunk's ({expected[wrong]})")
+    if (np.packbits(games["won"].to_numpy()).tobytes() != record["win_bits"]
+            or np.bincount(games["turns"]).tolist() != record["turns_hist"]
+            or np.bincount(games["treasures"], minlength=5).tolist() != record["treasures_hist"]):
+        refuse("holds other games than its chunk counts")
 
 
 def _inconsistency(record):

@@ -22,10 +22,11 @@ from fisim.store import (
     planned_games,
     target_reached,
 )
-from policies import CLAIRVOYANT_NOTE, full_name, labelled, sees_decks
+from policies import full_name, labelled, seer_notes
 
 CHUNK = 50_000
 CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
+DASK_TIMEOUT = 10       # seconds a Dask scheduler has to answer
 
 
 class BackendError(RuntimeError):
@@ -108,7 +109,8 @@ class DaskBackend:
         self.cluster = None
         try:
             if address:
-                self.client = Client(address, timeout=10)
+                _check_scheduler(address)
+                self.client = Client(address, timeout=DASK_TIMEOUT)
             else:
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                             dashboard_address=None)
@@ -151,6 +153,29 @@ class DaskBackend:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _check_scheduler(address):
+    """Raise unless a Dask scheduler answers at `address` within DASK_TIMEOUT seconds: Client's own
+    timeout does not cover a server that accepts the connection and never answers (a web server)."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity():
+        comm = await connect(address, timeout=DASK_TIMEOUT)
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), DASK_TIMEOUT))
+    except TimeoutError:
+        raise TimeoutError(f"no Dask scheduler answered within {DASK_TIMEOUT} s") from None
+    if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
+        raise ConnectionError("it answered, but not as a Dask scheduler")
 
 
 def _first_line(exc):
@@ -244,7 +269,7 @@ def replace_rejected(error, records, warn):
         raise error
     if warn:
         warn(f"{error}; playing it again")
-    error.path.unlink()
+    error.path.unlink(missing_ok=True)
 
 
 def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):
@@ -294,7 +319,7 @@ def format_table(frame):
                           f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
                           f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"))
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
-    lines += [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(frame["policy"]) if sees_decks(name)]
+    lines += seer_notes(frame["policy"])
     waiting = int((~frame["complete"]).sum())
     if waiting:
         lines.append(f"{waiting} of {len(frame)} cells have fewer games than the store's target: a sweep that "

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from fisim.grid import Cell, cell_with_number, parse_layouts, parse_policies
+from fisim.limits import cut_range, is_whole
 from fisim.rules.config import ConfigError, level_label, make_config, parse_level
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
@@ -147,9 +148,9 @@ def parse_values(text, allowed):
     lo, dots, hi = text.partition("..")
     items = [lo, hi] if dots else [t for t in text.split(",") if t.strip()]
     choose = f"give whole numbers, as {allowed[0]}..{allowed[-1]} (the values this setting allows)"
-    if len(items) < (2 if dots else 1) or not all(t.strip().isdigit() for t in items):
+    if len(items) < (2 if dots else 1) or not all(is_whole(t.strip()) for t in items):
         raise ConfigError(f"--values {text}: {choose}")
-    values = list(range(int(lo), int(hi) + 1)) if dots else sorted({int(t) for t in items})
+    values = list(cut_range(int(lo), int(hi), allowed[-1])) if dots else sorted({int(t) for t in items})
     if not values:
         raise ConfigError(f"--values {text}: the range is empty; {choose}")
     return values

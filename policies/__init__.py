@@ -23,6 +23,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from fisim.limits import is_whole
+
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
            "expert": "policies.expert", "search": "policies.search", "clairvoyant": "policies.clairvoyant"}
 SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
@@ -30,6 +32,7 @@ LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
 DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
 LADDER = ("random", "passive", "greedy", "expert", "search:8", "search:32")     # weakest to strongest: fisim ladder
+REPLAYS_ALIKE = ("greedy", "expert")   # built-ins that never draw on their random stream: every repeat is one game
 
 
 class PolicyError(ValueError):
@@ -54,6 +57,11 @@ def full_name(policy):
 def labelled(name):
     """A policy's name as outputs show it: a clairvoyant one with CLAIRVOYANT_NOTE."""
     return f"{name} ({CLAIRVOYANT_NOTE})" if sees_decks(name) else name
+
+
+def seer_notes(names):
+    """The lines a table of these policies (names) ends with: one CLAIRVOYANT_NOTE per clairvoyant one."""
+    return [f"{name}: {CLAIRVOYANT_NOTE}." for name in dict.fromkeys(names) if sees_decks(str(name))]
 
 
 def load_policy(name):
@@ -81,7 +89,7 @@ def _argument(base, parameter, text):
     what, default, lo, hi = parameter
     if text is None:
         return default
-    if not text.isdigit() or not lo <= int(text) <= hi:
+    if not is_whole(text) or not lo <= int(text) <= hi:
         raise PolicyError(f"policy {base}:N takes N = {what}, a whole number from {lo} to {hi}, not {text!r}")
     return int(text)
 
@@ -106,7 +114,7 @@ def _load_file(path):
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: report any failure as one line
+    except (Exception, SystemExit) as exc:  # a user's file: report any failure, an exit too, as one line
         raise PolicyError(f"policy file {path} failed to load: {exc.__class__.__name__}: {exc}") from None
     if not hasattr(module, "decide"):
         raise PolicyError(f"policy file {path} defines no decide() function")

@@ -122,7 +122,23 @@ def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     (("--by", "team", "--agreement", "expert,expert"), "two different policies"),
     (("--by", "team", "--agreement", "expert,nobody"), "unknown policy"),
     (("--by", "team", "--agreement", "expert,search:8"), "no games of policy search:8"),
+    (("--by", "level", "--agreement", "greedy,expert"), "has one level (novice) in every cell: nothing to rank"),
 ])
 def test_bad_agreement_requests_are_one_line_errors(two_policy_sweep, args, says):
     r = run("compare", str(two_policy_sweep), *args)
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_the_bootstrap_resamples_in_blocks_of_bounded_memory(monkeypatch):
+    """One (boots, games) array of resampled counts per cell took 4.5 GiB at 300,000 games; drawn
+    in blocks, it holds a few MiB at once, and the blocks give the same numbers as one array."""
+    import tracemalloc
+    items, wins = _items([0.2, 0.4], [0.3, 0.5], n=10_000)
+    tracemalloc.start()
+    whole = ag.agreement(items, wins, "team", ("expert", "search:8"), boots=2000)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 60 * 2**20, f"{peak / 2**20:.0f} MiB"             # not 2,000 x 10,000 x 8 bytes (153 MiB)
+    monkeypatch.setattr(ag, "BLOCK", 10_000 * 7)                      # blocks of 7 resamples, and a last of 5
+    small = ag.agreement(items, wins, "team", ("expert", "search:8"), boots=2000)
+    assert small.groups.equals(whole.groups) and small.items.equals(whole.items)

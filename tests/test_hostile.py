@@ -71,12 +71,13 @@ def contents(store):
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
     """A small sweep (2 cells x 3 chunks), the same sweep with another seed, with more games, and
-    with --per-game."""
+    with --per-game (of both seeds)."""
     root = tmp_path_factory.mktemp("stores")
     run_sweep(CELLS, root / "good", 1, TARGET, chunk_games=1000)
     run_sweep(CELLS, root / "seed2", 2, TARGET, chunk_games=1000)
     run_sweep(CELLS, root / "games4000", 1, {"games": 4000}, chunk_games=1000)
     run_sweep(CELLS, root / "per-game", 1, TARGET, per_game=True, chunk_games=1000)
+    run_sweep(CELLS, root / "per-game-seed2", 2, TARGET, per_game=True, chunk_games=1000)
     return root
 
 
@@ -251,6 +252,15 @@ def test_a_sweep_that_failed_before_its_first_chunk_does_not_block_the_corrected
     assert list(frame["games"]) == [3000, 3000] and json.loads((out / "manifest.json").read_text())["seed"] == 1
 
 
+@pytest.mark.parametrize("text", ['{"cells": []}', "{", ""])
+def test_a_store_with_a_damaged_manifest_and_no_results_takes_the_corrected_command(tmp_path, text):
+    """What a sweep of no cells left (`ladder --policies ""` once did) does not block the next."""
+    (tmp_path / "out" / "chunks").mkdir(parents=True)
+    (tmp_path / "out" / "manifest.json").write_text(text)
+    frame = run_sweep(CELLS[:1], tmp_path / "out", 1, {"games": 100}, chunk_games=1000)
+    assert list(frame["games"]) == [100]
+
+
 def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
     policy = tmp_path / "mine.py"
     policy.write_text("from numba import njit\nNAME = 'mine'\n@njit\ndef decide(pub, options, n, mem, rng):\n"
@@ -284,6 +294,7 @@ def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):
     (["sweep", "--chunk-games", str(10**18)], ["--chunk-games"]),
     (["sweep", "--ci", "nan"], ["--ci nan"]),
     (["simulate", "--out", "missing-dir/games.parquet"], ["does not exist"]),
+    (["simulate", "--out", "not-empty.csv"], ["is a directory"]),       # once refused after every game
     (["sweep", "--rules", "heli-all+heli-all,heli-all", "--levels", "normal", "--players", "2",
       "--out", "not-empty"], ["not empty"]),
 ])
@@ -291,8 +302,9 @@ def test_bad_values_get_one_line_before_any_game_is_played(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     (tmp_path / "not-empty").mkdir()
     (tmp_path / "not-empty" / "x").write_text("")
+    (tmp_path / "not-empty.csv").mkdir()
     refused(cli(capsys, *args), *words)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-empty"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-empty", "not-empty.csv"]
 
 
 def test_a_read_only_output_is_refused_before_playing(tmp_path, capsys):
@@ -352,7 +364,9 @@ def test_a_failing_policy_is_one_line_in_sweep_and_replay(tmp_path, capsys, misb
     refused(cli(capsys, "replay", "--players", players, "--policy", misbehaving), words)
 
 
-def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
+@pytest.mark.parametrize("out", [None, "games.parquet", "games.csv"])
+def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving, tmp_path, out):
+    """... and leaves no file behind, not even a temporary one (--out's, once named as it was written)."""
     from fisim.simulation import simulate
     assert len(simulate(players=1, rules="solo", policy=str(misbehaving), games=1)) == 1  # compiled; alone it returns
     # as from a terminal: Ctrl-C not ignored, whatever this test run inherited (a job started in the
@@ -360,8 +374,9 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     as_from_a_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
                           "os.execv(sys.argv[1], sys.argv[1:])")
     proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, str(FISIM), "simulate", "--players", "4",
-                             "--policy", misbehaving, "--games", "10", "--threads", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--policy", misbehaving, "--games", "10", "--threads", "1",
+                             *(["--out", out] if out else [])],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
     # a cached start uses under 2 s of processor time: past 5 s, the child is in the policy's loop
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None and cpu_seconds(proc.pid) < 5:
@@ -372,6 +387,7 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
         assert proc.wait(timeout=60) in (-signal.SIGINT, 130)
     finally:
         proc.kill()
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- the Python API ---------------------------------------------------------------------------
@@ -383,12 +399,23 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving):
     ({"seed": 2**63}, "seed must be"),
     ({"threads": 999}, "threads must be"),
     ({"layout": None}, "layout must be"),
+    ({"rules": None}, "rules must be a list of rule switch names"),
+    ({"rules": 5}, "rules must be a list of rule switch names"),
+    ({"team": ("diver", 5)}, "team must be None (a random team each game)"),
+    ({"team": 5}, "team must be None (a random team each game)"),
 ])
 def test_simulate_refuses_bad_arguments_in_one_line(kwargs, words):
     from fisim.simulation import simulate
     with pytest.raises((ConfigError, PolicyError)) as info:
         simulate(**{"games": 10, **kwargs})
     assert words in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("path", [None, 5, b"store"])
+def test_the_readers_refuse_what_is_not_a_path_in_one_line(path):
+    for read in (fisim.load, fisim.load_tiles):
+        with pytest.raises(StoreError, match="a results directory is a path"):
+            read(path)
 
 
 def test_rules_given_as_one_string_are_one_switch():
@@ -416,6 +443,14 @@ def _standard_file(tmp_path):
     path = tmp_path / "shape.txt"
     path.write_text("\n".join(load_layout("standard").rows) + "\n")
     return path
+
+
+@pytest.mark.parametrize("code", ["0", "1", "'bye'"])
+def test_a_policy_file_that_exits_at_import_is_one_line(tmp_path, capsys, code):
+    """sys.exit(0) in a policy file once ended fisim with status 0 and no output."""
+    path = tmp_path / "quits.py"
+    path.write_text(f"import sys\nsys.exit({code})\n")
+    refused(cli(capsys, "simulate", "--policy", path, "--games", "1"), "quits.py", "failed to load: SystemExit")
 
 
 def test_a_policy_file_cannot_take_a_built_in_name(tmp_path):
@@ -522,3 +557,217 @@ def test_any_variant_file_is_accepted_or_refused_in_one_line(tmp_path_factory, d
         assert "\n" not in str(exc) and str(path) in str(exc)
     else:
         assert config.skull > 4 and len(config.to_array()) == len(make_config().to_array())
+
+
+# --- issue 32: a sweep's shape, a variant file, a per-game file ---------------------------------
+
+@pytest.mark.parametrize("rules, axis", [("official,heli-all", "waters_rise=4"),
+                                         ("official,tide.toml", "hand_limit=4")])
+def test_a_report_of_a_set_axis_over_several_rules_is_written(tmp_path, monkeypatch, capsys, rules, axis):
+    """--set over more than one --rules item (switches or a variant file) gets its table of rule
+    numbers, not a KeyError (the table once looked one table's rows up in another)."""
+    monkeypatch.chdir(tmp_path)
+    Path("tide.toml").write_text("waters_rise = 4\n")
+    status, _, err = cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--rules",
+                         rules, "--set", axis, "--games", "100", "--out", "store", "--quiet", "--no-report")
+    assert status == 0, err
+    status, _, err = cli(capsys, "report", "store", "--format", "md")
+    assert status == 0 and err == "", err
+    key, value = axis.split("=")
+    assert f"| {key} | {value} | normal |" in Path("store/report/report.md").read_text()
+
+
+@pytest.mark.parametrize("sets", [[], ["--set", "hand_limit=4"]])
+def test_an_edited_variant_file_is_not_mixed_into_a_store(tmp_path, monkeypatch, capsys, sets):
+    """Rerun after editing tide.toml, a sweep would add a second cell also shown as 'tide' (or
+    'tide/hand_limit=4'), pooled with the first by every report: refused as an edited policy file is."""
+    monkeypatch.chdir(tmp_path)
+    Path("tide.toml").write_text("waters_rise = 4\n")
+    sweep = ["sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--rules", "official,tide.toml",
+             *sets, "--games", "100", "--out", "store", "--quiet", "--no-report"]
+    assert cli(capsys, *sweep)[0] == 0
+    before = Path("store/manifest.json").read_text(), contents("store")
+    Path("tide.toml").write_text("waters_rise = 5\n")
+    refused(cli(capsys, *sweep), "differs in: variant")
+    assert (Path("store/manifest.json").read_text(), contents("store")) == before
+    Path("tide.toml").write_text("waters_rise = 4\n")
+    assert cli(capsys, *sweep)[0] == 0
+
+
+@pytest.mark.parametrize("how", ["deleted", "of another seed", "of another chunk", "of another cell", "cut short"])
+def test_a_per_game_file_that_does_not_belong_is_named_and_resume_replays_it(stores, tmp_path, how):
+    """Per-game files (DIR/games/, read by pd.read_parquet) are checked against their chunks as
+    chunks are against the manifest: load names a wrong one, a resumed sweep plays its chunk again."""
+    store = tmp_path / "store"
+    shutil.copytree(stores / "per-game", store)
+    files = sorted((store / "games").glob("*.parquet"))
+    victim = files[1]
+    if how == "deleted":
+        victim.unlink()
+    elif how == "of another seed":
+        shutil.copy(stores / "per-game-seed2" / "games" / victim.name, victim)
+    elif how == "of another chunk":
+        shutil.copy(files[0], victim)
+    elif how == "of another cell":
+        shutil.copy(files[4], victim)
+    else:
+        pq.write_table(pq.read_table(victim).slice(0, 999), victim)
+    for read in (fisim.load, lambda p: compare(p, "level"), data.read):
+        with pytest.raises(StoreError, match=f"per-game file {victim.name} ") as info:
+            read(store)
+        assert "\n" not in str(info.value)
+    warnings = []
+    frame = run_sweep(CELLS, store, 1, TARGET, per_game=True, chunk_games=1000, warn=warnings.append)
+    assert any(victim.name in w for w in warnings)
+    assert frame.equals(fisim.load(stores / "per-game"))
+    assert victim.read_bytes() == (stores / "per-game" / "games" / victim.name).read_bytes()
+
+
+def _within(seconds, call):
+    """call(), or TimeoutError if it takes longer (a read of a FIFO blocks for ever)."""
+    def expire(*_):
+        raise TimeoutError(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("a FIFO", "is not a regular file"), ("a link to /dev/zero", "is not a regular file"),
+    ("a directory", "is not a regular file"), ("278 KB of keys", "larger than 65,536 bytes"),
+    ("5,000 keys", "line 1: unknown key 'k0'"), ("arrays nested 5,000 deep", "nest too deeply"),
+])
+def test_a_variant_file_that_no_one_would_write_is_refused_at_once(tmp_path, capsys, kind, words):
+    """Refused in one line within seconds, not a hang, a MemoryError, a RecursionError or minutes
+    of line lookups (each key's line was once found by a pass over every line)."""
+    path = tmp_path / "x.toml"
+    if kind == "a FIFO":
+        os.mkfifo(path)
+    elif kind == "a link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "a directory":
+        path.mkdir()
+    elif kind == "278 KB of keys":
+        path.write_text("".join(f"key{i:05d} = {i}\n" for i in range(20_000)))
+    elif kind == "5,000 keys":
+        path.write_text("".join(f"k{i} = 1\n" for i in range(5_000)))
+    else:
+        path.write_text("waters_rise = " + "[" * 5_000 + "]" * 5_000 + "\n")
+    line = _within(10, lambda: refused(cli(capsys, "simulate", "--rules", path, "--games", "1"), "x.toml", words))
+    assert len(line) < 300
+
+
+@pytest.mark.parametrize("text, words", [
+    ("meter = [" + "2, " * 20_000 + '"skull"]\n', "... 19981 more] puts the skull at position 20001"),
+    ("hand_limit = [" + "[1], " * 1_000 + "1]\n", "hand_limit = [[...], [...]"),
+    (f"name = '{'a' * 20_000}'\n", 'name "aaaaaaaaaaaaaaaaaaaa..." cannot label'),
+])
+def test_a_long_value_in_a_variant_file_is_shown_cut_short(tmp_path, text, words):
+    """A 20,000-entry meter was echoed whole, a line of megabytes for a larger one."""
+    from fisim.rules.variant import load_variant
+    path = tmp_path / "x.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_variant(path)
+    assert words in str(info.value) and len(str(info.value)) < 400
+
+
+TUNE = ["tune", "--param", "waters_rise", "--target", ".5"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "--level", "³"], "unknown level '³'"),
+    (["replay", "--level", "³"], "unknown level '³'"),
+    (["sweep", "--levels", "1..³"], "unknown level '³'"),
+    (["ladder", "--levels", "³"], "unknown level '³'"),
+    ([*TUNE, "--level", "³"], "unknown level '³'"),
+    (["simulate", "--level", "1" * 5_000], "unknown level '111"),       # more digits than int() reads
+    (["simulate", "--policy", "search:³"], "a whole number from 1 to 4096, not '³'"),
+    (["sweep", "--policies", "search:³"], "a whole number from 1 to 4096, not '³'"),
+    (["ladder", "--replayer", "search:³"], "a whole number from 1 to 4096, not '³'"),
+    (["sweep", "--set", "waters_rise=³"], "give whole numbers"),
+    ([*TUNE, "--values", "1..³"], "give whole numbers"),
+    (["sweep", "--set", "waters_rise=1..100000000"], "waters_rise = 7: give a whole number from 1 to 6"),
+    ([*TUNE, "--values", "1..100000000000"], "waters_rise = 7: give a whole number from 1 to 6"),
+    ([*TUNE, "--values", f"{10**11}..{10**12}"], f"waters_rise = {10**11}: give a whole number from 1 to 6"),
+])
+def test_digits_int_cannot_read_and_huge_ranges_are_one_line(tmp_path, monkeypatch, capsys, args, words):
+    """'³' passes str.isdigit() and int() refuses it (a ValueError traceback); a range to 10^8 was
+    built as a list before its values were checked (a MemoryError)."""
+    monkeypatch.chdir(tmp_path)
+    refused(cli(capsys, *args), words)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("server", ["a web server", "a port that never answers"])
+def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tmp_path, capsys, server):
+    """distributed's Client waited for ever on a server that accepts the connection and never
+    speaks Dask; the sweep gives up after its 10 s, in one line."""
+    import http.server
+    import socket
+    import threading
+    if server == "a web server":
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):              # not on this test's stderr
+                pass
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        port, stop = httpd.server_address[1], httpd.shutdown
+    else:
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()                               # connections complete in the backlog, unanswered
+        port, stop = listener.getsockname()[1], listener.close
+    try:
+        start = time.time()
+        refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "100",
+                    "--scheduler", f"tcp://127.0.0.1:{port}", "--out", tmp_path / "out", "--quiet"),
+                "Dask", f"127.0.0.1:{port}", code=1)
+        assert time.time() - start < 40
+    finally:
+        stop()
+
+
+def test_a_dask_scheduler_passes_the_check_of_its_address(tmp_path):
+    from distributed import LocalCluster
+
+    from fisim.sweep import DaskBackend
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        frame = run_sweep(CELLS[:1], tmp_path / "out", 1, {"games": 1000}, chunk_games=1000,
+                          backend=DaskBackend(cluster.scheduler_address))
+    assert list(frame["games"]) == [1000]
+
+
+def test_every_output_that_shows_the_clairvoyant_reference_carries_its_note(tmp_path, capsys):
+    """compare --by policy and tune printed clairvoyant:N as if it were a player."""
+    from policies import CLAIRVOYANT_NOTE
+    assert cli(capsys, "sweep", "--levels", "novice", "--players", "2", "--policies", "random,clairvoyant:2",
+               "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
+    for by in ("policy", "role"):
+        status, out, err = cli(capsys, "compare", tmp_path / "store", "--by", by)
+        assert status == 0 and f"clairvoyant:2: {CLAIRVOYANT_NOTE}." in out, (out, err)
+    status, out, err = cli(capsys, "tune", "--param", "start_level", "--values", "1", "--target", ".5", "--players",
+                           "2", "--policy", "clairvoyant:2", "--max-games", "1000", "--out", tmp_path / "tune",
+                           "--quiet")
+    assert status == 0 and f"policy clairvoyant:2 ({CLAIRVOYANT_NOTE})" in out, (out, err)
+
+
+def test_tuning_the_start_under_a_low_skull_blames_no_level_the_user_never_gave(tmp_path, capsys):
+    """With the skull at 2 only start 1 is playable; the setting was checked at the default --level
+    normal (2) and refused, naming a starting position no one asked for."""
+    (tmp_path / "low.toml").write_text('meter = [2, "skull"]\n')
+    status, out, err = cli(capsys, "tune", "--param", "start_level", "--target", ".5", "--rules", tmp_path / "low.toml",
+                           "--policy", "random", "--players", "2", "--out", tmp_path / "tune", "--quiet")
+    assert status == 0 and "answer: start_level 1 (novice)" in out, err
+
+
+def test_agreement_by_team_on_a_sweep_of_random_teams_is_refused(tmp_path, capsys):
+    """Every cell's team is 'random': the correlation printed ranked the levels, not teams."""
+    assert cli(capsys, "sweep", "--levels", "novice,normal", "--players", "2", "--policies", "random,passive",
+               "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
+    refused(cli(capsys, "compare", tmp_path / "store", "--by", "team", "--agreement", "random,passive"),
+            "one team (random) in every cell", "--teams all")

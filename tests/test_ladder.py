@@ -137,6 +137,10 @@ def test_a_ladder_already_played_is_read_again_without_playing(played):
     (("--clairvoyant", "4", "--no-clairvoyant"), "not both"),
     (("--policies", "expert,clairvoyant:4"), "not a legal player"),
     (("--replayer", "nobody"), "unknown policy"),
+    (("--replayer", "expert"), "expert never draws on its random stream"),     # a deal share of 100%
+    (("--policies", "", "--no-clairvoyant"), "no policy given"),     # once a manifest of no cells
+    (("--policies", " , "), "no policy given"),
+    (("--replayer", "random,greedy"), "greedy never draws on its random stream"),
     (("--levels", "easy"), "unknown level"),
 ])
 def test_bad_ladder_options_are_one_line_errors(tmp_path, args, says):

@@ -349,7 +349,8 @@ def parameter_effects(sweep):
     if result is None:
         return None
     pooled = result.pooled
-    pooled = pooled[pooled["baseline"] == "official"]
+    axes = pooled["rules"].map(lambda label: AXIS_LABEL.fullmatch(label))
+    pooled = pooled[axes.notna() & (pooled["baseline"] == "official")].reset_index(drop=True)
     if pooled.empty:
         return None
     rows = []

@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from fisim.errors import ConfigError
+from fisim.limits import is_whole
 from fisim.rules.constants import LEVELS, MAX_PLAYERS, N_KINDS, N_TREASURES, ROLE_NAMES
 from fisim.rules.schema import Layout
 from fisim.rules.variant import DECK_KEYS, MAX_SKULL, PARAMETERS, is_variant_file, load_variant
@@ -63,7 +64,7 @@ def parse_level(text):
     position that has a name taking it ('2' is 'normal'); ConfigError otherwise. Whether the
     position is below the skull is the setting's check (GameConfig.validate)."""
     label = level_label(text)
-    if label not in LEVELS and not (label.isdigit() and 1 <= int(label) < MAX_SKULL):
+    if label not in LEVELS and not (is_whole(label) and 1 <= int(label) < MAX_SKULL):
         raise ConfigError(f"unknown level {str(text)!r}; choose one of: {', '.join(LEVELS)}, or a water meter "
                           f"position from 1 to {MAX_SKULL - 1} below the skull (docs/model.md)")
     return label
@@ -74,7 +75,7 @@ def level_label(level):
     position that has one, else the position's digits; anything else as it is (parse_level
     refuses it)."""
     text = str(level).strip()
-    if text.isdigit():
+    if is_whole(text):
         return NAMED_POSITIONS.get(int(text), str(int(text)))
     return text
 
@@ -257,6 +258,13 @@ class GameConfig:
 def make_config(level="normal", players=3, team=None, rules=(), first=None):
     """A validated GameConfig from command-line style arguments (`rules` may include 'official' and
     one variant file)."""
+    if not isinstance(rules, (list, tuple, set, frozenset)) or not all(isinstance(r, str) for r in rules):
+        raise ConfigError(f"rules must be a list of rule switch names and variant files, such as ['heli-all'] or "
+                          f"[] for the official rules, not {rules!r}")
+    if not (team is None or isinstance(team, str)
+            or isinstance(team, (list, tuple)) and all(isinstance(r, str) for r in team)):
+        raise ConfigError(f"team must be None (a random team each game), 'diver,pilot' or a list of role names, "
+                          f"not {team!r}")
     switches, variant = split_rules(rules)
     if isinstance(team, str):
         team = parse_team(team)

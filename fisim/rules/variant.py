@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fisim.errors import ConfigError
+from fisim.limits import MAX_VARIANT_BYTES, is_whole
 from fisim.rules.constants import FLOOD_COUNT, N_TREASURES, SKULL
 
 SKULL_MARK = "skull"
@@ -53,6 +54,7 @@ DECK_KEYS = ("treasure_cards", "helicopter_lifts", "sandbags", "waters_rise")
 MAX_TREASURE_CARDS = sum(PARAMETERS[k].high * (N_TREASURES if k == "treasure_cards" else 1) for k in DECK_KEYS)
 NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
 DEALT = 2               # R-SETUP-4: cards dealt to each player
+SHOWN = 20              # the entries of a list, or the characters of a text, a message shows
 
 
 @dataclass(frozen=True)
@@ -105,23 +107,21 @@ def is_variant_file(text):
 def load_variant(path):
     """The Variant of a variant file; ConfigError in one line for anything wrong with it."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"variant file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"variant file {path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    text = _read(path)
     import tomllib  # Python 3.11 and later: only a variant file needs it
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"variant file {path}: not valid TOML: {exc}") from None
-    lines = tuple((key, _line_of(text, key)) for key in data)
+    except RecursionError:
+        raise ConfigError(f"variant file {path}: not valid TOML: its arrays or tables nest too deeply") from None
+    lines = tuple(_key_lines(text, data).items())
     where = Variant("", (), f"variant file {path}", lines).where
     name = data.pop("name", path.stem)
     if not isinstance(name, str) or not NAME.fullmatch(name) or name == "official":
         unnamed = "" if "name" in dict(lines) else " (the file's name is its name when it sets none)"
-        raise ConfigError(f"{where('name')}: name {name!r} cannot label results{unnamed}: give a name = of 1 to "
+        shown = repr(name) if isinstance(name, str) and len(name) <= 40 else _show(name)
+        raise ConfigError(f"{where('name')}: name {shown} cannot label results{unnamed}: give a name = of 1 to "
                           "40 lower-case letters, digits, '-', '_' or '.', other than 'official'")
     values = {}
     for key, value in data.items():
@@ -132,13 +132,30 @@ def load_variant(path):
     return Variant(name, tuple((k, values[k]) for k in PARAMETERS if k in values), f"variant file {path}", lines)
 
 
+def _read(path):
+    """The text of a variant file: a regular file (a FIFO would block, a device never end) of at
+    most MAX_VARIANT_BYTES."""
+    try:
+        if not path.is_file():
+            problem = "is not a regular file" if path.exists() else "does not exist"
+            raise ConfigError(f"variant file {path} {problem}")
+        with path.open("rb") as f:
+            data = f.read(MAX_VARIANT_BYTES + 1)
+        if len(data) > MAX_VARIANT_BYTES:
+            raise ConfigError(f"variant file {path} is larger than {MAX_VARIANT_BYTES:,} bytes; a variant file sets "
+                              f"at most {len(PARAMETERS) + 1} keys")
+        return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"variant file {path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+
+
 def variant_of_words(words, name):
     """A Variant from `key=value` words ('hand_limit=4', 'meter=2,2,3,skull'), such as a rule
     test's position gives; ConfigError naming the word otherwise."""
     values = {}
     for word in words:
         key, _, text = word.partition("=")
-        items = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in text.split(",")]
+        items = [int(v) if is_whole(v.strip().lstrip("-")) else v.strip() for v in text.split(",")]
         values[key] = items if key == "meter" else items[0]
     return make_variant(values, name, name)
 
@@ -195,17 +212,29 @@ def _check_keys(values, where):
                           f"each treasure, and the deck has {cards} (make capture at most treasure_cards)")
 
 
-def _line_of(text, key):
-    """The line where a top-level key is set (as `key =`, a dotted `key.x =`, or a `[key]` table)."""
-    pattern = re.compile(rf"^\s*(?:\[+\s*)?[\"']?{re.escape(key)}[\"']?\s*[=.\]]")
-    return next((i for i, line in enumerate(text.splitlines(), 1) if pattern.match(line)), None)
+KEY_LINE = re.compile(r"""\s*(?:\[+\s*)?(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*[=.\]]""")
 
 
-def _show(value):
+def _key_lines(text, keys):
+    """{key: the line where top-level key `key` is set (as `key =`, a dotted `key.x =`, or a `[key]`
+    table), or None}, in one pass over the text."""
+    found = {}
+    for i, line in enumerate(text.splitlines(), 1):
+        match = KEY_LINE.match(line)
+        if match:
+            found.setdefault(next(g for g in match.groups() if g is not None), i)
+    return {key: found.get(key) for key in keys}
+
+
+def _show(value, nested=False):
+    """A value as a message shows it, cut short (a file may hold a list of a million entries)."""
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{value}"' if len(value) <= SHOWN else f'"{value[:SHOWN]}..."'
     if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
+        if nested and value:
+            return "[...]"
+        more = f", ... {len(value) - SHOWN} more" if len(value) > SHOWN else ""
+        return "[" + ", ".join(_show(v, nested=True) for v in value[:SHOWN]) + more + "]"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, dict):
