@@ -19,6 +19,8 @@ from fisim.rules.constants import N_TILES, WATERS_RISE
 from fisim.rules.rng import game_seed
 from fisim.rules.variant import PARAMETERS, load_variant, variant_of_words
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 OFFICIAL_FILE = Path(__file__).parent.parent / "docs" / "variants" / "official.toml"
 
 

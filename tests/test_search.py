@@ -27,6 +27,8 @@ from fisim.rules.view import flood_draw_mask
 from fisim.rules.worlds import WORLD_SIZE, sample_world
 from policies import PolicyError, load_policy
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 EXPERT = load_policy("expert")
 TINY = load_policy("search:2")
 POSITIONS = [MIDGAME.replace("active 0", f"active {a}") + t + "\n" + f

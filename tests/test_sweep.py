@@ -23,6 +23,8 @@ from fisim.stats import wilson
 from fisim.store import chunk_slot, read_store, win_bits
 from fisim.sweep import CHUNK, DaskBackend, LocalBackend, format_table, run_sweep
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 FISIM = Path(sys.executable).parent / "fisim"
 GRID = ["--levels", "normal,elite", "--players", "2", "--policies", "random"]
 SMALL = [*GRID, "--chunk-games", "3000"]

@@ -16,6 +16,8 @@ from fisim.rules.variant import make_variant
 from fisim.store import load, read_store, win_bits
 from fisim.sweep import run_sweep
 
+pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
+
 FISIM = Path(sys.executable).parent / "fisim"
 tuning = importlib.import_module("fisim.tune")      # the module (fisim.tune is the API's function)
 

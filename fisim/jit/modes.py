@@ -10,9 +10,8 @@ Numba's own arithmetic on them gives anyway.
 A `compiled` function is a function of its own that LLVM may inline into its callers; `inlined`
 copies the function's Numba IR into every caller before typing (Numba's inline="always"), which
 costs compile time at every call site: docs/engine.md says where it pays. `compiled(counted=False)`
-is for the game and turn loops and the phases: no reference counting (they handle only views of
-arrays an entry point keeps alive, fisim.jit.intrinsics.uncounted) and no wrapper to call them
-from Python (they are only called by compiled code).
+is for the turn's functions: no reference counting (they handle only views of arrays an entry
+point keeps alive, fisim.jit.intrinsics.uncounted).
 
 With NUMBA_DISABLE_JIT=1 each decorator returns the plain Python function: the engine then runs
 interpreted (fisim.jit.intrinsics gives each intrinsic its Python meaning), and NumPy's integer
@@ -42,13 +41,12 @@ class _OneSignature(CPUDispatcher):
 
 def compiled(func=None, *, counted=True):
     """Decorator: compile `func` once for all its callers (see the module's docstring);
-    counted=False: without reference counting or a Python wrapper (the loops and phases)."""
+    counted=False: without reference counting. No C-callable wrapper is made (fisim takes no
+    function's address)."""
     def wrap(f):
         if config.DISABLE_JIT:
             return f
-        options = {"nopython": True}
-        if not counted:
-            options.update(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        options = {"nopython": True, "no_cfunc_wrapper": True, "_nrt": counted}
         return _OneSignature(py_func=f, locals={}, targetoptions=options)
     return wrap(func) if func is not None else wrap
 

@@ -207,9 +207,10 @@ def compile_engine_entry(entry):
     run = runner(policies.load_policy("random"))
     rng = np.zeros(N_STREAMS, np.uint64)
     g = new_game_array(layout.geometry, settings.to_array(), 1 << 16)
-    if entry == "run_games":
-        run.engine.run_games(*bulk_arguments(layout, settings, run.policy, 0, 0, 0), np.int64(0), np.int64(0),
-                             np.int64(0), np.zeros((0, R_SIZE), np.int32))
+    if entry == "run_games":        # no games, the address unused
+        geometry, cfg, arg, seed, first_game, repeat = bulk_arguments(layout, settings, run.policy, 0, 0, 0)
+        run.engine.run_games(geometry, cfg, arg, np.int64(0), seed, first_game, repeat, np.int64(0), np.int64(0),
+                             np.zeros((0, R_SIZE), np.int32))
     elif entry == "record_game":
         run.record_game(g, rng, np.uint64(0), np.int64(0), np.int64(0), np.zeros(R_SIZE, np.int32))
     elif entry == "play_out":
