@@ -92,8 +92,8 @@ def compiled_runners(request, tmp_path_factory):
     is a file created exclusively in the run's shared temporary directory) and all is compiled
     before the first test."""
     options = request.config.option
-    if ("PYTEST_XDIST_WORKER" not in os.environ or options.file_or_dir or options.keyword or options.markexpr
-            or numba.config.DISABLE_JIT):
+    if ("PYTEST_XDIST_WORKER" not in os.environ or options.file_or_dir or options.keyword
+            or options.markexpr not in ("", "compiles") or numba.config.DISABLE_JIT):
         return
     shared = tmp_path_factory.getbasetemp().parent / "compiling"
     shared.mkdir(exist_ok=True)

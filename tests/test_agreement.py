@@ -97,6 +97,7 @@ def two_policy_sweep(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     result = ag.rank_agreement(two_policy_sweep, "team", ("greedy", "expert"), boots=300)
     cells = load(two_policy_sweep)
@@ -129,6 +130,7 @@ def test_bad_agreement_requests_are_one_line_errors(two_policy_sweep, args, says
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
+@pytest.mark.slow
 def test_the_bootstrap_resamples_in_blocks_of_bounded_memory(monkeypatch):
     """One (boots, games) array of resampled counts per cell took 4.5 GiB at 300,000 games; drawn
     in blocks, it holds a few MiB at once, and the blocks give the same numbers as one array."""

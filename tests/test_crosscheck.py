@@ -38,6 +38,7 @@ def settings():
                                                    switches=switches | extra)
 
 
+@pytest.mark.slow
 def test_engine_and_reference_agree_on_every_decision_and_event():
     """>= 2,000 random-policy games with identical transcripts, and the same option lists at every
     decision of them (>= 20,000 positions), over all layouts, switches, levels and roles."""

@@ -124,6 +124,7 @@ def _private_cache(run, directory):
     return directory, directory / "runners" / f"{stems[0]}.run_games.compiled"
 
 
+@pytest.mark.slow
 def test_a_terminal_is_told_unless_quiet_and_piped_output_stays_as_it_was(tmp_path):
     pol = load_policy("random")
     engine.play_batch(builtin_layout("standard"), GameConfig(), pol, 0, 0, 1)       # compiled and cached

@@ -201,6 +201,7 @@ def test_resume_will_not_delete_a_file_it_did_not_write(good, stores):
 
 @settings(max_examples=150, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow
 @given(which=st.integers(0, 5), where=st.floats(0, 1, exclude_max=True), bit=st.integers(0, 7))
 def test_a_flipped_bit_in_a_chunk_is_refused_or_harmless(stores, which, where, bit):
     """load gives the true numbers or a StoreError naming the file, never other numbers."""
@@ -252,6 +253,7 @@ def test_a_sweep_that_failed_before_its_first_chunk_does_not_block_the_corrected
     assert list(frame["games"]) == [3000, 3000] and json.loads((out / "manifest.json").read_text())["seed"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ['{"cells": []}', "{", ""])
 def test_a_store_with_a_damaged_manifest_and_no_results_takes_the_corrected_command(tmp_path, text):
     """What a sweep of no cells left (`ladder --policies ""` once did) does not block the next."""
@@ -321,6 +323,7 @@ def test_duplicate_rule_switches_are_one_cell():
     assert grid.parse_rules("heli-all+heli-all,heli-all") == [("heli-all",)]
 
 
+@pytest.mark.slow
 def test_a_dask_scheduler_that_is_not_there_is_one_line(tmp_path, capsys):
     for address in ("bogus://x", "tcp://127.0.0.1:1"):
         start = time.time()
@@ -703,6 +706,7 @@ def test_digits_int_cannot_read_and_huge_ranges_are_one_line(tmp_path, monkeypat
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", ["a web server", "a port that never answers"])
 def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tmp_path, capsys, server):
     """distributed's Client waited for ever on a server that accepts the connection and never

@@ -174,6 +174,7 @@ def test_spread_of_deals_that_decide_nothing():
     assert s["mean_win_low"] < s["mean_win"] < s["mean_win_high"]
 
 
+@pytest.mark.slow
 def test_the_ladder_prints_its_plan_before_playing(tmp_path):
     r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(tmp_path / "skill"))
     assert r.returncode == 0, r.stderr

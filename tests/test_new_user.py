@@ -109,6 +109,7 @@ def decide(pub, options, n, mem, rng):
 '''
 
 
+@pytest.mark.slow
 def test_a_policy_file_has_one_name_everywhere_and_its_path_only_as_provenance(tmp_path):
     from policies import load_policy
     policy = tmp_path / "my_policy.py"

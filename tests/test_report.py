@@ -176,6 +176,7 @@ def test_the_team_ranking_highlights_the_strongest_and_weakest_teams(tmp_path):
     assert html.count('<tr class="strongest">') == 1 and html.count('<tr class="weakest">') == 1
 
 
+@pytest.mark.slow
 def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_told_not_to(tmp_path):
     out = tmp_path / "one"
     args = ["sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "2000",
@@ -397,6 +398,7 @@ def test_a_missing_or_damaged_store_gets_one_line_and_exit_2(faked, tmp_path, ho
     assert not (store / "report" / "report.md").exists()
 
 
+@pytest.mark.slow
 def test_an_unfinished_sweep_gets_a_report_with_a_warning(faked, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(faked, store)

@@ -86,6 +86,7 @@ def test_axes_parse_ranges_lists_and_all():
         grid.parse_layouts("all,nowhere")
 
 
+@pytest.mark.slow
 def test_resume_after_a_kill_gives_the_same_store_as_an_uninterrupted_run(tmp_path):
     args = [*SMALL, "--games", "60000", "--seed", "5", "--quiet"]
     whole, resumed = tmp_path / "whole", tmp_path / "resumed"
@@ -105,6 +106,7 @@ def test_resume_after_a_kill_gives_the_same_store_as_an_uninterrupted_run(tmp_pa
     assert fisim.load(whole).equals(fisim.load(resumed))
 
 
+@pytest.mark.slow
 def test_one_thread_two_threads_and_a_dask_cluster_give_identical_stores(tmp_path):
     cells = small_cells()
     target = {"games": 12_000}
@@ -132,6 +134,7 @@ def test_adaptive_ci_stops_at_the_first_step_that_reaches_the_target(tmp_path):
     assert list(capped["games"]) == [3000] * 4
 
 
+@pytest.mark.slow
 def test_a_store_of_another_configuration_or_version_is_refused(tmp_path):
     out = tmp_path / "out"
     assert fisim_cmd("sweep", *SMALL, "--games", "3000", "--out", str(out), "--quiet").returncode == 0

@@ -118,6 +118,7 @@ def _from_games(games, by):
             "games": len(games), "losses": len(lost)}
 
 
+@pytest.mark.compiles
 @pytest.mark.parametrize("by", ["place", "name"])
 def test_the_criticality_numbers_equal_those_of_the_per_game_rows(swept, by):
     out, _ = swept
@@ -153,6 +154,7 @@ def test_the_criticality_numbers_equal_those_of_the_per_game_rows(swept, by):
         assert (tiles["code"] == tiles["tile"].map(dict(enumerate(TILE_CODES)))).all()
 
 
+@pytest.mark.compiles
 def test_the_named_and_the_placed_counts_of_a_game_are_the_same_tiles(swept):
     """Per game, the named tiles sunk, the first and the one that lost it are the tiles on the
     cells sunk, the first and the one that lost it (each game's placement maps one to the other):

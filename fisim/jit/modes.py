@@ -17,12 +17,13 @@ With NUMBA_DISABLE_JIT=1 each decorator returns the plain Python function: the e
 interpreted (fisim.jit.intrinsics gives each intrinsic its Python meaning), and NumPy's integer
 scalars wrap around silently, as compiled integers do (the random streams rely on it).
 """
-import numpy as np
+import warnings
+
 from numba import config, njit, types
 from numba.core.registry import CPUDispatcher
 
-if config.DISABLE_JIT:
-    np.seterr(over="ignore")
+if config.DISABLE_JIT:      # (a filter, not np.seterr: that is each thread's own)
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 
 def _general(t):
