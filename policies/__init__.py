@@ -124,4 +124,8 @@ def _load_file(path):
     if taken:       # results would show it as the built-in policy
         raise PolicyError(f"policy file {path} is called {taken!r}, the name of a built-in policy; "
                           "give it another NAME and file name")
+    interpreted = "numba" in sys.modules and sys.modules["numba"].config.DISABLE_JIT
+    if not hasattr(module.decide, "py_func") and not interpreted:       # (a Numba dispatcher has py_func)
+        raise PolicyError(f"policy file {path}: decide() is not compiled: decorate it with @njit "
+                          "(from numba import njit)")
     return module

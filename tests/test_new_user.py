@@ -169,3 +169,11 @@ def test_the_python_api_has_real_signatures_and_docstrings_and_returns_tables(tm
     assert tuned.answer in (1, 2, 3) and isinstance(tuned.table(), pd.DataFrame)
     with pytest.raises(ValueError, match="unknown level .hard.; choose one of"):
         fisim.sweep(tmp_path / "bad", levels="hard")
+
+
+def test_a_decide_without_njit_is_told_to_add_it(tmp_path):
+    path = tmp_path / "plain.py"
+    path.write_text("NAME = 'plain'\ndef decide(pub, options, n, mem, rng):\n    return 0\n")
+    r = run("simulate", "--policy", str(path), "--games", "10")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "plain.py: decide() is not compiled: decorate it with @njit" in r.stderr
