@@ -22,7 +22,7 @@ import warnings
 from numba import config, njit, types
 from numba.core.registry import CPUDispatcher
 
-if config.DISABLE_JIT:      # (a filter, not np.seterr: that is each thread's own)
+if config.DISABLE_JIT:      # (a filter, not np.seterr: that is each thread's own; pytest: pyproject.toml)
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 
