@@ -15,10 +15,10 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.commands import in_process as cli
 
 import fisim
 from fisim import grid
-from fisim.cli import main
 from fisim.compare import compare
 from fisim.report import data
 from fisim.rules.config import ConfigError
@@ -34,15 +34,6 @@ CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"]
 TARGET = {"games": 3000}
 
 
-def cli(capsys, *args):
-    """Run the fisim command line in this process: (exit status, stdout, stderr)."""
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def refused(result, *words, code=2):

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from support.commands import in_process
 
 import fisim
 from fisim import grid
@@ -413,25 +414,16 @@ def test_the_summary_table_keeps_its_columns_apart_for_a_team_of_four():
     assert "diver+engineer+explorer+messenger  search:8" in lines[2]
 
 
-def run_cli(capsys, *args):
-    """The fisim command line in this process: (exit status, stderr)."""
-    from fisim.cli import main
-    try:
-        main([str(a) for a in args])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    return code, capsys.readouterr().err
 
 
 def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_path, capsys, monkeypatch):
     sweep = importlib.import_module("fisim.sweep")     # the module (fisim.sweep is the API's function)
     args = ["sweep", *GRID, "--out", tmp_path / "out", "--no-report"]
-    code, err = run_cli(capsys, *args, "--games", "2000")
+    code, _, err = in_process(capsys, *args, "--games", "2000")
     assert code == 0 and "resuming" not in err and "nothing to play" not in err
-    code, err = run_cli(capsys, *args, "--games", "2000")
+    code, _, err = in_process(capsys, *args, "--games", "2000")
     assert code == 0 and "fisim: nothing to play: the store is complete (4,000 games in 2 cells)" in err
-    code, err = run_cli(capsys, *args, "--ci", "0.2")
+    code, _, err = in_process(capsys, *args, "--ci", "0.2")
     assert code == 2 and "for a target of --games 2000" in err       # another kind of target: refused
     played = sweep.play_chunk
 
@@ -442,12 +434,12 @@ def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_pat
         return played(*a, **kw)
     played.calls = 0
     monkeypatch.setattr(sweep, "play_chunk", interrupted_at_the_second_chunk)
-    code, err = run_cli(capsys, *args, "--games", "8000")
+    code, _, err = in_process(capsys, *args, "--games", "8000")
     assert code == 130 and err.splitlines()[-1] == (
         f"fisim: interrupted; 6,000 games (the finished chunks) are kept in {tmp_path / 'out'}: run the same "
         "command to resume")
     assert "fisim: resuming: 4,000 of 16,000 games stored" in err
     monkeypatch.undo()
-    code, err = run_cli(capsys, *args, "--games", "8000")
+    code, _, err = in_process(capsys, *args, "--games", "8000")
     assert code == 0 and "fisim: resuming: 6,000 of 16,000 games stored" in err
     assert list(fisim.load(tmp_path / "out")["games"]) == [8000, 8000]
