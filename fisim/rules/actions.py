@@ -5,7 +5,7 @@ geometry and the rules in force), so policies may call it too, for lookahead on 
 Option codes and their order are fixed by fisim.rules.options and docs/model.md; lists are built
 in ascending code order.
 """
-from fisim.jit.modes import compiled
+from fisim.jit.modes import compiled, inlined
 from fisim.rules.config import (
     C_CAPTURE,
     C_DIVER_FLOODED,
@@ -80,7 +80,7 @@ from fisim.rules.state import (
 )
 
 
-@compiled
+@inlined
 def spread(pub, cells):
     """The union of the orthogonal neighbours of `cells` (a bitmask)."""
     out = 0
@@ -90,7 +90,7 @@ def spread(pub, cells):
     return out
 
 
-@compiled
+@inlined
 def step_mask(pub, cell, diagonal):
     m = orth(pub, cell)
     if diagonal:
@@ -98,7 +98,7 @@ def step_mask(pub, cell, diagonal):
     return m
 
 
-@compiled
+@inlined
 def dive_through(pub):
     """R-ROLE-DIVER: the island cells the Diver's move may pass through: flooded and sunk ones
     (switch diver-flooded-only: flooded ones only; diver-sunk-only: sunk ones only)."""
@@ -181,7 +181,7 @@ def win_available(pub, fools_cell):
     return False
 
 
-@compiled
+@inlined
 def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     """Append one option per cell of `cells` (ascending): the cell is f1, or f2 after a fixed f1."""
     base = code(kind, f1) if f2_is_cell else code(kind)
@@ -342,7 +342,7 @@ def _add_heli_rescues(pub, opts, n, seat, sunk):
     return n
 
 
-@compiled
+@inlined
 def actor_of(pub, c):
     """The seat that acts when option c is applied: a special card's holder, else the decider."""
     t = otype(c)

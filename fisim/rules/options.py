@@ -11,7 +11,7 @@ implementations of the rules (the engine and the reference) must produce exactly
 code lists; that is what the differential tests compare. Cells are layout cell numbers; seats are
 0..players-1; kinds are card kinds.
 """
-from fisim.jit.modes import compiled
+from fisim.jit.modes import inlined
 
 # Decision kinds (what the engine is asking).
 ACTION = 0    # active player's action phase: actions, END, and special cards by anyone
@@ -51,27 +51,27 @@ TYPE_SHIFT, F1_SHIFT, F2_SHIFT = 24, 16, 8
 FIELD_MASK = 0xFF
 
 
-@compiled
+@inlined
 def code(kind, f1=0, f2=0, f3=0):
     return (kind << TYPE_SHIFT) | (f1 << F1_SHIFT) | (f2 << F2_SHIFT) | f3
 
 
-@compiled
+@inlined
 def otype(c):
     return c >> TYPE_SHIFT
 
 
-@compiled
+@inlined
 def field1(c):
     return (c >> F1_SHIFT) & FIELD_MASK
 
 
-@compiled
+@inlined
 def field2(c):
     return (c >> F2_SHIFT) & FIELD_MASK
 
 
-@compiled
+@inlined
 def field3(c):
     return c & FIELD_MASK
 

@@ -15,7 +15,7 @@ that cost stays small; fisim.jit.intrinsics.uncounted removes it where games are
 """
 import numpy as np
 
-from fisim.jit.modes import compiled
+from fisim.jit.modes import compiled, inlined
 from fisim.rules.config import C_SIZE
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES
 from fisim.rules.options import MAX_OPTIONS
@@ -142,23 +142,23 @@ def new_game_array(geometry, config, log_ints=0, declog_ints=0, policy_arg=0):
     return g
 
 
-@compiled
+@inlined
 def hand_at(s, k):
     """Offset of seat s's count of card kind k in pub."""
     return P_HAND + s * N_HAND_KINDS + k
 
 
-@compiled
+@inlined
 def orth(pub, cell):
     return pub[P_GEO + 2 * cell]
 
 
-@compiled
+@inlined
 def diag(pub, cell):
     return pub[P_GEO + 2 * cell + 1]
 
 
-@compiled
+@inlined
 def restore(sp, pub):
     """Put back into the lookahead copy `sp` every field an action or special card changes
     (the fields declared ACTION), from `pub`."""
@@ -190,7 +190,7 @@ _DE_BRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int32)
 
 
-@compiled
+@inlined
 def low_bit(m):
     """Index of the lowest set bit of a nonzero cell mask (< 2**32)."""
     return _DE_BRUIJN[(((m & -m) * 0x077CB531) >> 27) & 31]
