@@ -84,7 +84,7 @@ def main():
     parser.add_argument("new", nargs="?", help="the revision with it (default: the working tree)")
     parser.add_argument("--policies", default="random:100000,expert:4000",
                         help="policy:games per timed run, comma-separated")
-    parser.add_argument("--rounds", type=int, default=6, help="alternated rounds of timed runs")
+    parser.add_argument("--rounds", type=int, default=6, help="alternated rounds of timed runs (0: none)")
     parser.add_argument("--rows-games", type=int, default=500, help="games per setting in the rows check (0: skip)")
     parser.add_argument("--first-runs", type=int, default=0,
                         help="alternated rounds of a first run on an empty cache (0: none)")
@@ -131,6 +131,8 @@ def compare(trees, tmp, policies, rounds, rows_games):
                 child(tree, caches[label], ROWS, name, rows_games, files[label])
             same = files["base"].read_bytes() == files["new"].read_bytes()
             print(f"{name}: rows of {8 * rows_games:,} games over 8 settings {'identical' if same else 'DIFFER'}")
+        if not rounds:
+            continue
         ratios, rates = [], {label: [] for label in trees}
         for r in range(rounds):
             for label in ("base", "new") if r % 2 == 0 else ("new", "base"):
@@ -139,10 +141,6 @@ def compare(trees, tmp, policies, rounds, rows_games):
         print(f"{name}: new/base speed {statistics.median(ratios):.3f}, the median of {rounds} rounds "
               f"({', '.join(f'{x:.3f}' for x in ratios)}); games/s base {statistics.median(rates['base']):,.0f}, "
               f"new {statistics.median(rates['new']):,.0f}")
-
-
-if __name__ == "__main__":
-    main()
 
 
 def first_runs(trees, tmp, policy, rounds):
@@ -163,3 +161,8 @@ def first_runs(trees, tmp, policy, rounds):
         base, new = (statistics.median(c[i] for c in cost[label]) for label in ("base", "new"))
         print(f"first run of {policy}, {what} time: new/base {statistics.median(ratios):.3f}, the median of {rounds} "
               f"rounds ({', '.join(f'{x:.3f}' for x in ratios)}); base {base:.1f} s, new {new:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
+
