@@ -37,9 +37,9 @@ Swimming: to the tile nearest Fools' Landing, dry first; a Helicopter Lift only 
 nowhere to swim.
 """
 import numpy as np
+from numba import njit
 
 from fisim.jit.intrinsics import stack_empty
-from fisim.jit.modes import compiled
 from fisim.rules.actions import lift_destinations
 from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, NAVIGATOR, PILOT, SAND
 from fisim.rules.options import (
@@ -123,7 +123,7 @@ KEEP_HELI = 1.0        # a Helicopter Lift the team has another of
 SWIM_FLOODED = 0.5     # a flooded destination counts as this much farther for a swimmer
 
 
-@compiled
+@njit
 def _move_toward(pub, options, n, targets, role):
     """The index of the move (MOVE, FLY, DIVE) that gets closest to `targets`, if it gets closer."""
     dist = stack_empty(N_CELLS, np.int32)
@@ -141,7 +141,7 @@ def _move_toward(pub, options, n, targets, role):
     return best
 
 
-@compiled
+@njit
 def _lift_to(pub, options, n, seat, targets, mem):
     """The index of the first Helicopter Lift carrying `seat` alone, able to land on one of
     `targets` (on the lowest such cell, kept in `mem`), or -1."""
@@ -154,7 +154,7 @@ def _lift_to(pub, options, n, seat, targets, mem):
     return -1
 
 
-@compiled
+@njit
 def _keep(pub, s, k):
     """How much seat s needs its card of kind k (the hand limit drops the lowest)."""
     if k < N_TREASURES:      # a captured treasure's card is worthless; else keep what adds up
@@ -166,7 +166,7 @@ def _keep(pub, s, k):
     return KEEP_LAST_HELI if team_count(pub, HELI) <= 1 else KEEP_HELI     # one Helicopter Lift flies off
 
 
-@compiled
+@njit
 def _room(pub, p, k):
     """Whether seat p can take a card of kind k without dropping one it needs as much."""
     if hand_size(pub, p) < hand_limit(pub):
@@ -178,7 +178,7 @@ def _room(pub, p, k):
     return False
 
 
-@compiled
+@njit
 def _stake(pub, cell, caps, risk):
     """What a flooded tile puts at stake: its importance times the chance it sinks soon."""
     return tile_importance(pub, cell, caps, BASE_IMP) * (risk[cell] + BASE_RISK)
@@ -186,7 +186,7 @@ def _stake(pub, cell, caps, risk):
 
 # --- the action phase: the priorities of the module docstring, in order ---
 
-@compiled
+@njit
 def _action(pub, options, n, mem):
     """The option of the first priority that applies (END if none)."""
     i = _capture(options, n)
@@ -226,7 +226,7 @@ def _action(pub, options, n, mem):
     return 0    # 12. END
 
 
-@compiled
+@njit
 def _capture(options, n):
     """1. capture a treasure when possible."""
     for i in range(n):
@@ -235,7 +235,7 @@ def _capture(options, n):
     return -1
 
 
-@compiled
+@njit
 def _escape(pub, options, n, mem):
     """2. with all four treasures: lift the largest group (the farthest on a tie) to Fools'
     Landing while a Helicopter Lift is left for the take-off, else walk there."""
@@ -263,7 +263,7 @@ def _escape(pub, options, n, mem):
     return -1
 
 
-@compiled
+@njit
 def _capture_this_turn(pub, options, n, mem):
     """3. holding four cards of a treasure: walk to its temple if the actions left allow the
     capture this turn, else be lifted there."""
@@ -288,7 +288,7 @@ def _capture_this_turn(pub, options, n, mem):
     return -1
 
 
-@compiled
+@njit
 def _give(pub, options, n):
     """4. give toward the collector: a card to a player holding at least as many of that
     treasure, but fewer than four, with room for it."""
@@ -303,7 +303,7 @@ def _give(pub, options, n):
     return -1
 
 
-@compiled
+@njit
 def _best_shore(pub, options, n):
     """5. the shore up with most at stake, and its stake ((-1, 0) if none)."""
     risk = stack_empty(N_CELLS, np.float64)
@@ -324,7 +324,7 @@ def _best_shore(pub, options, n):
     return best, bv
 
 
-@compiled
+@njit
 def _bring_to_temple(pub, options, n, mem):
     """6. bring a player holding four cards to a temple: a Helicopter Lift when it is more than
     one action away (R-SPECIAL-HELI), else its own moves, or the Navigator's."""
@@ -362,7 +362,7 @@ def _bring_to_temple(pub, options, n, mem):
     return -1
 
 
-@compiled
+@njit
 def _toward_collector(pub, options, n):
     """7. walk toward the player collecting a treasure whose cards I hold (not the Messenger)."""
     a = pub[P_ACTIVE]
@@ -380,7 +380,7 @@ def _toward_collector(pub, options, n):
     return -1
 
 
-@compiled
+@njit
 def _toward_holders(pub, options, n):
     """8. the collector of a treasure with four cards or more in the team walks toward a holder."""
     a = pub[P_ACTIVE]
@@ -399,7 +399,7 @@ def _toward_holders(pub, options, n):
     return -1
 
 
-@compiled
+@njit
 def _toward_fools_landing(pub, options, n):
     """10. three treasures in: all but the last one's collector walk toward Fools' Landing."""
     a = pub[P_ACTIVE]
@@ -418,7 +418,7 @@ def _toward_fools_landing(pub, options, n):
 
 # --- the other decisions ---
 
-@compiled
+@njit
 def _window(pub, options, n):
     """A Sandbags on Fools' Landing or a last temple whose card may come next, or on another
     temple still needed whose card comes next with a fair chance; else PASS."""
@@ -439,7 +439,7 @@ def _window(pub, options, n):
     return 0
 
 
-@compiled
+@njit
 def _discard(pub, options, n):
     """A Sandbags on a tile that matters as much as a temple still needed, else the card needed
     least (_keep); a Sandbags about to be dropped is played instead."""
@@ -471,7 +471,7 @@ def _discard(pub, options, n):
     return best
 
 
-@compiled
+@njit
 def _swim(pub, options, n, mem):
     """To the tile nearest Fools' Landing, dry first; a Helicopter Lift only when there is nowhere
     to swim (its destination kept in `mem`)."""
@@ -509,7 +509,7 @@ def _swim(pub, options, n, mem):
     return best
 
 
-@compiled
+@njit
 def decide(pub, options, n, mem, rng):
     """A Helicopter Lift is decided with its destination, which `mem` keeps for the LIFT_DEST
     decision that follows."""
