@@ -166,8 +166,7 @@ def _compile_here(unit):
     try:
         for step in unit:
             if isinstance(step, Runner):
-                step.address
-                step.marker().touch()
+                _compile_entry(step)
             else:
                 compile_engine_entry(step)
     except Exception:
@@ -223,9 +222,8 @@ def compile_engine_entry(entry):
     run.marker(entry).touch()
 
 
-def compile_policy(spec):
-    """Compile (or load) the entry of the policy `spec` (a registry name or a file), and mark it."""
-    run = runner(policies.load_policy(spec))
+def _compile_entry(run):
+    """Compile (or load) a runner's policy entry, and mark it."""
     run.address
     run.marker().touch()
 
@@ -233,7 +231,7 @@ def compile_policy(spec):
 def main(steps):
     for step in steps:
         kind, _, name = step.partition(":")
-        compile_engine_entry(name) if kind == "engine" else compile_policy(name)
+        compile_engine_entry(name) if kind == "engine" else _compile_entry(runner(policies.load_policy(name)))
 
 
 if __name__ == "__main__":
