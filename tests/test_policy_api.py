@@ -101,6 +101,16 @@ def test_the_example_plays_better_than_random():
     assert diff.mean() > 4 * diff.std(ddof=1) / np.sqrt(len(diff))
 
 
+def test_the_built_ins_read_pub_through_view_only():
+    """No built-in policy indexes pub (copying it whole for lookahead aside): they are the
+    examples docs/policies.md cites."""
+    for path in sorted((ROOT / "policies").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        indexed = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                   and n.value.id == "pub" and not isinstance(n.slice, ast.Slice)]
+        assert indexed == [], (path.name, indexed)
+
+
 def test_the_guide_names_every_accessor():
     guide = (ROOT / "docs" / "policies.md").read_text()
     assert [name for name in accessors() if f"{name}(" not in guide] == []
