@@ -1,45 +1,25 @@
 """Helpers shared by the heuristic policies (`greedy`, `expert`): distances on the current island
 per adventurer, what the flood pile will bring next, and how much each tile matters.
 
-Everything here reads only the public record `pub` (R-INFO): the island, the hands, the piles'
-sizes and contents as counts, and which flood cards a Waters Rise! put back on top (P_FLAYER).
+Everything here reads only the public record `pub`, through fisim.rules.view (R-INFO): the island,
+the hands, the piles' sizes and contents as counts, and which flood cards a Waters Rise! put back
+on top (view.flood_layer).
 """
 import numpy as np
 
 from fisim.jit.intrinsics import stack_empty
 from fisim.jit.modes import compiled, inlined
+from fisim.rules import view
 from fisim.rules.actions import dive_through
 from fisim.rules.actions import spread as spread_orth
-from fisim.rules.config import C_FLOODS, C_HAND_LIMIT
-from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TILES, N_TREASURES, PILOT, WATERS_RISE
+from fisim.rules.constants import DIVER, EXPLORER, FOOLS_LANDING, N_TREASURES, PILOT, WATERS_RISE
 from fisim.rules.options import field1, otype
-from fisim.rules.state import (
-    MEM_SIZE,
-    P_CELL_OF,
-    P_CFG,
-    P_EXISTS,
-    P_FDISC,
-    P_FDRAW_N,
-    P_FLAYER,
-    P_FLOODED,
-    P_LEVEL,
-    P_PLAYERS,
-    P_ROLE,
-    P_TDRAW_COUNT,
-    P_TDRAW_N,
-    P_TILE_AT,
-    diag,
-    hand_at,
-    low_bit,
-    orth,
-)
-from fisim.rules.state import popcount as bitcount
-from fisim.rules.view import flood_draw_mask, skull
+from fisim.rules.state import MEM_SIZE, diag, low_bit, orth, popcount
+from fisim.rules.view import N_CELLS
 
 BIG = 99              # "unreachable" in a distance field
 LIFT_MEMO = MEM_SIZE - 1   # the policy-memory slot where a lift's chosen destination waits for
                            # its LIFT_DEST decision (lift_chosen / remembered_destination)
-N_CELLS = N_TILES
 MAX_LAYERS = 32      # flood-pile layers (Waters Rise! groups) told apart; any above share the top one
 # --- weights of tile_importance (shared by greedy and expert) ---
 LOSS = 10000.0        # a tile whose sinking loses the game
@@ -64,9 +44,8 @@ def spread_all(pub, cells):
 def field(pub, targets, role, out):
     """out[c] = the fewest actions a pawn of `role` on cell c needs to stand on one of `targets`
     (R-ACT-MOVE; Explorer diagonal, Diver through flooded/sunk cells as the switches allow; the
-    Pilot walks here, the caller caps his distance at 1 while his flight is unused). BIG if it
-    cannot get there."""
-    exists = pub[P_EXISTS]
+    Pilot walks here: pilot_cap gives his flight). BIG if it cannot get there."""
+    exists = view.existing_cells(pub)
     for c in range(N_CELLS):
         out[c] = BIG
     frontier = targets & exists
@@ -101,36 +80,31 @@ def shore_set(pub, cell, role):
     m = orth(pub, cell) | (1 << cell)
     if role == EXPLORER:
         m |= diag(pub, cell)
-    return m & pub[P_EXISTS]
+    return m & view.existing_cells(pub)
 
 
 @inlined
 def flood_count(pub, level):
     """Flood cards drawn at a water level; at the skull and above, those of the position below it."""
-    top = skull(pub) - 1
+    top = view.skull(pub) - 1
     if level > top:
         level = top
-    return pub[P_CFG + C_FLOODS + level]
-
-
-@inlined
-def hand_limit(pub):
-    return pub[P_CFG + C_HAND_LIMIT]
+    return view.flood_draws_at(pub, level)
 
 
 @compiled
 def team_count(pub, kind):
     n = 0
-    for s in range(pub[P_PLAYERS]):
-        n += pub[hand_at(s, kind)]
+    for s in range(view.players(pub)):
+        n += view.cards(pub, s, kind)
     return n
 
 
 @compiled
 def p_waters_rise(pub):
     """Probability that the next two treasure cards include a Waters Rise! (from the counts)."""
-    n = pub[P_TDRAW_N]
-    w = pub[P_TDRAW_COUNT + WATERS_RISE]
+    n = view.treasure_pile_size(pub)
+    w = view.treasure_pile_count(pub, WATERS_RISE)
     if n <= 0:
         return 0.0
     if n == 1:
@@ -144,12 +118,12 @@ def pile_layers(pub, tops):
     """For the cards in the flood draw pile (sunk tiles' too under switch sunk-card-stays),
     tops[0] = the highest layer present (0: none), tops[1] = cards in that layer, tops[2] = cards
     in layers (all known-on-top cards)."""
-    pile = flood_draw_mask(pub)
+    pile = view.flood_draw_mask(pub)
     top = 0
     ntop = 0
     layered = 0
     for t in range(N_CELLS):
-        ly = pub[P_FLAYER + t]
+        ly = view.flood_layer(pub, t)
         if ly > 0 and (pile >> t) & 1:
             layered += 1
             if ly > top:
@@ -165,13 +139,13 @@ def pile_layers(pub, tops):
 @compiled
 def next_card_prob(pub, tile, tops):
     """Probability that the next flood card drawn is `tile`'s (0 if it is in the discard)."""
-    if (pub[P_FDISC] >> tile) & 1:
+    if view.in_flood_discard(pub, tile):
         return 0.0
     if tops[0] > 0:
-        if pub[P_FLAYER + tile] == tops[0]:
+        if view.flood_layer(pub, tile) == tops[0]:
             return 1.0 / tops[1]
         return 0.0
-    n = pub[P_FDRAW_N]
+    n = view.flood_pile_size(pub)
     if n <= 0:
         return 0.0
     return 1.0 / n
@@ -183,15 +157,14 @@ def sink_risk(pub, risk, with_draw):
     flood phase (so that it sinks), after the treasure draw if `with_draw` (a Waters Rise! puts
     the flood discard, shuffled, on top of the pile: R-DRAW-WR). The pile and the discard may
     hold sunk tiles' cards (switch sunk-card-stays): they take draws like any other card."""
-    exists = pub[P_EXISTS]
-    flooded = pub[P_FLOODED] & exists
-    disc = pub[P_FDISC]
-    pile = flood_draw_mask(pub)
-    level = pub[P_LEVEL]
+    flooded = view.flooded_cells(pub) & view.existing_cells(pub)
+    disc = view.flood_discard_mask(pub)
+    pile = view.flood_draw_mask(pub)
+    level = view.water_level(pub)
     f0 = flood_count(pub, level)
     f1 = flood_count(pub, level + 1)
     pwr = p_waters_rise(pub) if with_draw else 0.0
-    d = bitcount(disc)
+    d = popcount(disc)
     # how many known cards lie above each layer
     above = stack_empty(MAX_LAYERS, np.int32)
     size = stack_empty(MAX_LAYERS, np.int32)
@@ -200,7 +173,7 @@ def sink_risk(pub, risk, with_draw):
     layered = 0
     maxly = 0
     for t in range(N_CELLS):
-        ly = pub[P_FLAYER + t]
+        ly = view.flood_layer(pub, t)
         if ly > 0 and (pile >> t) & 1:
             if ly >= MAX_LAYERS:
                 ly = MAX_LAYERS - 1
@@ -212,20 +185,20 @@ def sink_risk(pub, risk, with_draw):
     for ly in range(maxly, 0, -1):
         above[ly] = acc
         acc += size[ly]
-    size[0] = pub[P_FDRAW_N] - layered
+    size[0] = view.flood_pile_size(pub) - layered
     above[0] = layered
     for c in range(N_CELLS):
         risk[c] = 0.0
         if not (flooded >> c) & 1:
             continue
-        t = pub[P_TILE_AT + c]
+        t = view.tile_at(pub, c)
         if (disc >> t) & 1:
             # without a Waters Rise! the discard comes back only if the draw pile runs out
             # during the phase (R-FLOOD-EMPTY); with one it goes on top (R-DRAW-WR)
-            p0 = min(1.0, max(0.0, (f0 - pub[P_FDRAW_N]) / max(d, 1)))
+            p0 = min(1.0, max(0.0, (f0 - view.flood_pile_size(pub)) / max(d, 1)))
             risk[c] = (1.0 - pwr) * p0 + pwr * min(1.0, f1 / max(d, 1))
         else:
-            ly = pub[P_FLAYER + t]
+            ly = view.flood_layer(pub, t)
             if ly >= MAX_LAYERS:
                 ly = MAX_LAYERS - 1
             a = above[ly]
@@ -240,36 +213,37 @@ def tile_importance(pub, cell, captured, base):
     """How much the team loses if the tile on `cell` sinks: the game for Fools' Landing or the
     last temple of an uncaptured treasure (R-LOSE), a lot for a temple whose twin is flooded, less
     for one whose twin is dry, `base` for any other tile."""
-    t = pub[P_TILE_AT + cell]
+    t = view.tile_at(pub, cell)
     if t == FOOLS_LANDING:
         return LOSS
     if t < 2 * N_TREASURES and not (captured >> (t >> 1)) & 1:
-        twin = pub[P_CELL_OF + (t ^ 1)]
-        if not (pub[P_EXISTS] >> twin) & 1:
+        twin = view.cell_of(pub, t ^ 1)
+        status = view.tile_status(pub, twin)
+        if status == view.SUNK:
             return LOSS
-        if (pub[P_FLOODED] >> twin) & 1:
+        if status == view.FLOODED:
             return TEMPLE_TWIN_FLOODED
         return TEMPLE_TWIN_DRY
     # the tiles that give access to Fools' Landing and to the temples still needed
     v = base
     nb = orth(pub, cell)
-    fl = pub[P_CELL_OF + FOOLS_LANDING]
-    ex = pub[P_EXISTS]
+    fl = view.fools_landing(pub)
+    ex = view.existing_cells(pub)
     if (nb >> fl) & 1:
-        v += FL_ACCESS / max(1, bitcount(orth(pub, fl) & ex))
+        v += FL_ACCESS / max(1, popcount(orth(pub, fl) & ex))
     for tt in range(N_TREASURES):
         if not (captured >> tt) & 1:
             for j in range(2):
-                tc = pub[P_CELL_OF + 2 * tt + j]
+                tc = view.cell_of(pub, 2 * tt + j)
                 if (nb >> tc) & 1 and (ex >> tc) & 1:
-                    v += TEMPLE_ACCESS / max(1, bitcount(orth(pub, tc) & ex))
+                    v += TEMPLE_ACCESS / max(1, popcount(orth(pub, tc) & ex))
     return v
 
 
 @compiled
 def best_flooded(pub, captured):
     """The flooded cell that matters most (importance), or -1."""
-    flooded = pub[P_FLOODED] & pub[P_EXISTS]
+    flooded = view.flooded_cells(pub) & view.existing_cells(pub)
     best = -1
     bv = -1.0
     for c in range(N_CELLS):
@@ -282,23 +256,12 @@ def best_flooded(pub, captured):
 
 
 @compiled
-def temples_mask(pub, t):
-    """Existing cells of treasure t's two temples."""
-    return ((1 << pub[P_CELL_OF + 2 * t]) | (1 << pub[P_CELL_OF + 2 * t + 1])) & pub[P_EXISTS]
-
-
-@compiled
-def fools_cell(pub):
-    return pub[P_CELL_OF + FOOLS_LANDING]
-
-
-@compiled
 def collector(pub, t):
     """The seat holding the most cards of treasure t (the lowest seat on ties)."""
     best = 0
     bn = -1
-    for s in range(pub[P_PLAYERS]):
-        k = pub[hand_at(s, t)]
+    for s in range(view.players(pub)):
+        k = view.cards(pub, s, t)
         if k > bn:
             bn = k
             best = s
@@ -314,10 +277,11 @@ def offers(options, n, kind):
     return False
 
 
-@compiled
-def pilot_cap(pub, seat, d, flight_used):
-    """The Pilot reaches any tile in one action while his flight is unused (R-ROLE-PILOT)."""
-    if pub[P_ROLE + seat] == PILOT and not flight_used and d > 1:
+@inlined
+def pilot_cap(pos, seat, d):
+    """d, the actions `seat` needs to get somewhere in position `pos`; 1 for a Pilot whose flight
+    is unused this turn (R-ROLE-PILOT; only the active player can have used it)."""
+    if view.role(pos, seat) == PILOT and d > 1 and not (seat == view.active(pos) and view.flight_used(pos)):
         return 1
     return d
 

@@ -1,33 +1,42 @@
 """`expert`: a planning heuristic. Every candidate option is applied to a copy of `pub` and the
 position it leads to is scored by a hand-written evaluation; the best score wins.
 
-The evaluation (all from public information, R-INFO):
-- treasures captured, and for each other treasure how concentrated its cards are (the player
-  holding most of them is its collector; cards held elsewhere count less, and more the closer
-  their holder is to the collector — same-tile gives, the Messenger gives from anywhere);
-- a collector holding four cards: how many actions (by its own movement: Explorer diagonal,
-  Diver through flooded and sunk cells, Pilot flight) it needs to reach a temple of that treasure;
-- every flooded tile: how much its sinking would cost (the game for Fools' Landing or the last
-  temple of an uncaptured treasure, a lot for a temple whose twin is flooded, a little for other
-  tiles) times the chance it sinks in the coming flood phase — known from the flood discard and
-  the chance of a Waters Rise! in the treasure draw, or from the cards a Waters Rise! put back on
-  top of the flood pile (P_FLAYER);
+The evaluation (all from public information, R-INFO), `evaluate` and a part for each item:
+- the cards in hand (_hands): Helicopter Lifts (one is needed to leave) and Sandbags, cards the
+  next draw will not leave room for, and the hand limit;
+- treasures captured, and for each other treasure (_treasures) how concentrated its cards are
+  (the player holding most of them is its collector; cards held elsewhere count less, and more
+  the closer their holder is to the collector — same-tile gives, the Messenger gives from
+  anywhere); a collector holding four cards: how many actions (by its own movement: Explorer
+  diagonal, Diver through flooded and sunk cells, Pilot flight) it needs to reach a temple of that
+  treasure;
+- while treasures remain, the steps between every two pawns (_together: a team together gives
+  cards sooner);
+- every flooded tile (_flooded_tiles): how much its sinking would cost (the game for Fools'
+  Landing or the last temple of an uncaptured treasure, a lot for a temple whose twin is flooded,
+  a little for other tiles) times the chance it sinks in the coming flood phase — known from the
+  flood discard and the chance of a Waters Rise! in the treasure draw, or from the cards a Waters
+  Rise! put back on top of the flood pile (view.flood_layer);
 - what the active player can still do this turn with the actions left (shore up a tile within
-  reach, capture at a temple within reach);
-- the cards in hand: Helicopter Lifts (one is needed to leave) and Sandbags, and the hand limit;
-- with all four treasures (or three), every pawn's distance to Fools' Landing.
+  reach, _shore_potential; capture at a temple within reach, in _treasures);
+- with all four treasures (or three), every pawn's distance to Fools' Landing (_escape).
+The decision's tables (`Tables`: sink risks, tile importances, distance fields) are made once in
+`ranked` and read for every option.
 
 Special cards: a Sandbags is played at a window before a flood card when a tile that matters is
 flooded and its card may be the next one (always for Fools' Landing or a last temple); a
 Helicopter Lift carries a collector to a temple, a group to Fools' Landing in the end game, or
 rescues a pawn that cannot swim. Discards and swims are scored by the same evaluation.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from fisim.jit.intrinsics import stack_empty
 from fisim.jit.modes import compiled, inlined
+from fisim.rules import view
 from fisim.rules.actions import apply_action, apply_special, lift_destinations, swim_reach
-from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, PILOT, SAND
+from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, SAND
 from fisim.rules.options import (
     ACTION,
     CAPTURE,
@@ -47,40 +56,27 @@ from fisim.rules.options import (
 from fisim.rules.state import (
     ALL_CELLS,
     P_ACTIONS_LEFT,
-    P_ACTIVE,
-    P_CAPTURED,
-    P_DECIDER,
-    P_DECISION,
-    P_EXISTS,
-    P_FLIGHT_USED,
-    P_FLOODED,
-    P_PLAYERS,
     P_POS,
-    P_ROLE,
     P_SIZE,
-    P_TILE_AT,
     copy_into,
     hand_at,
     low_bit,
+    popcount,
     restore,
 )
-from fisim.rules.view import capture_cards
 from policies.common import (
     BIG,
     LOSS,
     N_CELLS,
-    bitcount,
     field,
-    fools_cell,
-    hand_limit,
     lift_chosen,
     next_card_prob,
     offers,
     pile_layers,
+    pilot_cap,
     remembered_destination,
     shore_set,
     sink_risk,
-    temples_mask,
     tile_importance,
 )
 
@@ -125,25 +121,34 @@ FL_STEPS = 10         # ... counting this many at most
 NO_HELI_END = 1500.0  # four treasures and nobody holds a Helicopter Lift
 SAND_PLAY = 80.0      # expected saving that justifies a Sandbags at a window
 CAPTURE_TIE = 1.0     # a capture wins a tie
-K_SHORE = 4           # flooded tiles whose shore distance is tracked for the active player
+SHORE_TRACKED = 4     # flooded tiles whose shore distance is tracked for the active player
 
-# rows of the field table
-F_READY = 0           # 4 rows: per treasure, distance to its temples (for its collector's role)
-F_FL = 4              # 4 rows: per seat, distance to Fools' Landing
-F_PAWN = 8            # 4 rows: per seat, walking distance from its position at decision time
-F_SHORE = 12          # K_SHORE rows: active player's distance to shore each tracked tile
-N_ROWS = 12 + K_SHORE
-TABLE_SIZE = N_ROWS * N_CELLS
+# rows of the distance fields (Tables.fields): actions from each cell, made when first read
+ROW_TEMPLES = 0       # 4 rows: per treasure, to its temples (by its collector's movement)
+ROW_LANDING = 4       # 4 rows: per seat, to Fools' Landing (by its own movement)
+ROW_PAWN = 8          # 4 rows: per seat, walking, to its pawn as it stands at decision time
+ROW_SHORE = 12        # SHORE_TRACKED rows: the active player, to shore up each tracked tile
+N_ROWS = ROW_SHORE + SHORE_TRACKED
+FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
+
+# A decision's tables, made once and read for every option:
+# risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
+# importance[c]   each flooded cell's tile_importance in pub (0 for the others);
+# fields[row, c]  the distance fields, rows ROW_*; filled[row]: 0 until the row is made (a
+#                 ROW_TEMPLES row: 1 + the role it was made for);
+# shore_cells[k]  the n_shore flooded tiles with most at stake, whose rows ROW_SHORE + k are made
+#                 at an action decision (none at the others).
+Tables = namedtuple("Tables", ["risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
 
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    kind = pub[P_DECISION]
+    kind = view.decision(pub)
     if kind == LIFT_DEST:
         return remembered_destination(options, n, mem)
     if kind == WINDOW:
         i = _window(pub, options, n)
-        if i != 0 or bitcount(pub[P_CAPTURED]) < N_TREASURES:
+        if i != 0 or popcount(view.captured_mask(pub)) < N_TREASURES:
             return i
     return _best(pub, options, n, kind, mem)
 
@@ -156,8 +161,8 @@ def _best(pub, options, n, kind, mem):
     if ranked(pub, options, n, kind, top) == 0:
         return 0
     i = int(top[0, 0])
-    d = int(top[0, 1])
-    return lift_chosen(mem, i, d) if d >= 0 else i
+    dest = int(top[0, 1])
+    return lift_chosen(mem, i, dest) if dest >= 0 else i
 
 
 @inlined
@@ -166,20 +171,22 @@ def ranked(pub, options, n, kind, top):
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
     A Helicopter Lift is scored destination by destination (docs/model.md)."""
     risk = stack_empty(N_CELLS, np.float64)
-    imp0 = stack_empty(N_CELLS, np.float64)
-    table = stack_empty(TABLE_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
-    have = stack_empty(N_ROWS, np.int32)
-    have[:] = 0
-    shk = stack_empty(K_SHORE, np.int32)
-    nshk = _prepare(pub, kind, risk, imp0, table, shk)
-    sp = stack_empty(P_SIZE, np.int32)
-    copy_into(sp, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
-    return _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk)
+    importance = stack_empty(N_CELLS, np.float64)
+    fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
+    filled = stack_empty(N_ROWS, np.int32)
+    filled[:] = 0
+    shore_cells = stack_empty(SHORE_TRACKED, np.int32)
+    n_shore = _prepare(pub, kind, risk, importance, fields, shore_cells)
+    tables = Tables(risk, importance, fields, filled, shore_cells, n_shore)
+    after = stack_empty(P_SIZE, np.int32)
+    copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
+    return _rank(pub, options, n, kind, top, after, tables)
 
 
 @compiled(counted=False)
-def _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk):
-    """ranked's loop over the options, with its tables made (sp: the lookahead copy of pub)."""
+def _rank(pub, options, n, kind, top, after, tables):
+    """ranked's loop over the options, with the decision's tables made (`after`: the lookahead
+    copy of pub, which holds the position after each option in turn)."""
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
     count = 0
     for i in range(n):
@@ -187,19 +194,19 @@ def _rank(pub, options, n, kind, top, sp, table, have, risk, imp0, shk, nshk):
         if otype(c) == LIFT:
             dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim)
             while dests:
-                d = low_bit(dests)
+                dest = low_bit(dests)
                 dests &= dests - 1
-                v = _score(pub, sp, c | d, kind, table, have, risk, imp0, shk, nshk)
-                count = _keep(top, count, i, d, v)
+                v = evaluate(pub, after, c | dest, kind, tables)
+                count = _keep(top, count, i, dest, v)
         elif _worth_scoring(c, kind):
-            v = _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk)
+            v = evaluate(pub, after, c, kind, tables)
             count = _keep(top, count, i, -1, v)
     return count
 
 
 @inlined
-def _keep(top, count, i, d, v):
-    """Put (i, d, v) in its place in the best-first list top[:count]; the new count."""
+def _keep(top, count, i, dest, v):
+    """Put (i, dest, v) in its place in the best-first list top[:count]; the new count."""
     k = top.shape[0]
     if count == k and v <= top[k - 1, 2]:
         return count
@@ -209,49 +216,48 @@ def _keep(top, count, i, d, v):
             top[j, f] = top[j - 1, f]
         j -= 1
     top[j, 0] = i
-    top[j, 1] = d
+    top[j, 1] = dest
     top[j, 2] = v
     return min(count + 1, k)
 
 
 @compiled
-def _prepare(pub, kind, risk, imp0, table, shk):
-    """The decision's tables: each cell's sink risk, each flooded cell's importance, and at an
-    action the K_SHORE flooded tiles with most at stake (shk) with the active player's distance
-    to shoring each (rows F_SHORE..); returns how many are tracked."""
+def _prepare(pub, kind, risk, importance, fields, shore_cells):
+    """Fill the decision's tables (Tables): risk and importance, and at an action the tracked
+    flooded tiles with the active player's distance to shoring each; returns how many are tracked."""
     sink_risk(pub, risk, kind == ACTION)
-    caps = pub[P_CAPTURED]
-    fl = pub[P_FLOODED] & pub[P_EXISTS]
+    caps = view.captured_mask(pub)
+    flooded = view.flooded_cells(pub) & view.existing_cells(pub)
     for c in range(N_CELLS):
-        imp0[c] = tile_importance(pub, c, caps, BASE_IMP) if (fl >> c) & 1 else 0.0
+        importance[c] = tile_importance(pub, c, caps, BASE_IMP) if (flooded >> c) & 1 else 0.0
     if kind != ACTION:
         return 0
-    role = pub[P_ROLE + pub[P_ACTIVE]]
-    nshk = 0
-    while nshk < K_SHORE:
-        bc = -1
-        bg = 0.0
-        m = fl
+    role = view.role(pub, view.active(pub))
+    n_shore = 0
+    while n_shore < SHORE_TRACKED:
+        best = -1
+        most = 0.0
+        m = flooded
         while m:
             c = low_bit(m)
             m &= m - 1
-            g = _stake(risk, imp0, c)
-            if g > bg:
-                bg = g
-                bc = c
-        if bc < 0:
+            stake = _stake(importance[c], risk, c)
+            if stake > most:
+                most = stake
+                best = c
+        if best < 0:
             break
-        fl &= ~(1 << bc)
-        shk[nshk] = bc
-        field(pub, shore_set(pub, bc, role), role, table[F_SHORE + nshk])
-        nshk += 1
-    return nshk
+        flooded &= ~(1 << best)
+        shore_cells[n_shore] = best
+        field(pub, shore_set(pub, best, role), role, fields[ROW_SHORE + n_shore])
+        n_shore += 1
+    return n_shore
 
 
 @inlined
-def _stake(risk, imp0, c):
-    """What flooded cell c of pub puts at stake: its importance times its chance of sinking."""
-    return imp0[c] * (risk[c] + BASE_RISK)
+def _stake(importance, risk, c):
+    """What flooded cell c puts at stake: the importance given times its chance of sinking."""
+    return importance * (risk[c] + BASE_RISK)
 
 
 @compiled
@@ -261,16 +267,16 @@ def _lift_targets(pub, seats, kind, has_swim):
     and the temples of a treasure one of the pawns lifted holds four cards of."""
     if kind == SWIM:
         return 0 if has_swim else ALL_CELLS
-    fl = 1 << fools_cell(pub)
+    fl = 1 << view.fools_landing(pub)
     if kind == WINDOW:
         return fl
-    caps = pub[P_CAPTURED]
+    caps = view.captured_mask(pub)
     m = fl if caps == ALL_TREASURES_MASK else 0
     for t in range(N_TREASURES):
         if not (caps >> t) & 1:
-            for s in range(pub[P_PLAYERS]):
-                if (seats >> s) & 1 and pub[hand_at(s, t)] >= capture_cards(pub):
-                    m |= temples_mask(pub, t)
+            for s in range(view.players(pub)):
+                if (seats >> s) & 1 and view.cards(pub, s, t) >= view.capture_cards(pub):
+                    m |= view.temple_cells(pub, t)
     return m
 
 
@@ -284,38 +290,88 @@ def _worth_scoring(c, kind):
     return not (t == PASS and kind == SWIM)
 
 
+# --- the evaluation ---
+
 @compiled(counted=False)
-def _score(pub, sp, c, kind, table, have, risk, imp0, shk, nshk):
-    """The evaluation of the position option c leads to (sp: the lookahead copy)."""
-    t = otype(c)
-    decider = pub[P_DECIDER]
-    restore(sp, pub)
-    if t == END:
-        sp[P_ACTIONS_LEFT] = 0
-    elif t == LIFT or t == SANDBAG:
-        apply_special(sp, c)
-    elif t == DROP:
-        sp[hand_at(decider, field1(c))] -= 1
-    elif t == SWIM_TO:
-        sp[P_POS + decider] = field1(c)
-    elif t != PASS:
-        apply_action(sp, c)
-        sp[P_ACTIONS_LEFT] -= 1
-    v = evaluate(pub, sp, table, have, risk, imp0, shk, nshk, pub[P_ACTIVE], kind == ACTION)
-    if t == CAPTURE:
+def evaluate(pub, after, c, kind, tables):
+    """The score of the position option c leads to, made in `after` (the lookahead copy of pub).
+    Its parts add their terms to the score in turn; they are inlined (as calls they cost a third of
+    expert's speed)."""
+    _play(after, pub, c)
+    active = view.active(pub)
+    potentials = kind == ACTION     # count what the active player can still do with the actions left
+    caps = view.captured_mask(after)
+    ncap = popcount(caps)
+    v = CAP * ncap
+    v, nheli = _hands(pub, after, active, v)
+    v = _treasures(pub, after, tables, active, potentials, caps, v)
+    if W_COH > 0.0 and ncap < N_TREASURES:      # a team that stays together can give cards at once
+        v = _together(pub, after, tables, v)
+    flooded = view.flooded_cells(after) & view.existing_cells(after)
+    # tables.importance holds for `after` while no treasure was captured and no tile shored up
+    same_tiles = caps == view.captured_mask(pub) and view.flooded_cells(after) == view.flooded_cells(pub)
+    v = _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v)
+    if potentials and view.actions_left(after) > 0:
+        v += SHORE_POT * _shore_potential(after, tables, active, caps, flooded, same_tiles)
+    if ncap >= N_TREASURES - 1:
+        v = _escape(pub, after, tables, ncap, nheli, v)
+    if otype(c) == CAPTURE:
         v += CAPTURE_TIE
     return v
 
 
-# --- the evaluation ---
+@inlined
+def _play(after, pub, c):
+    """Make `after` the position option c leads to from pub. The rules' functions give an action's
+    or a special card's effect (fisim.rules.actions); what the engine does itself is written here:
+    an action spent, the actions END gives up, a card dropped, a swim."""
+    t = otype(c)
+    decider = view.decider(pub)
+    restore(after, pub)
+    if t == END:
+        after[P_ACTIONS_LEFT] = 0
+    elif t == LIFT or t == SANDBAG:
+        apply_special(after, c)
+    elif t == DROP:
+        after[hand_at(decider, field1(c))] -= 1
+    elif t == SWIM_TO:
+        after[P_POS + decider] = field1(c)
+    elif t != PASS:
+        apply_action(after, c)
+        after[P_ACTIONS_LEFT] -= 1
+
+
+@inlined
+def _hands(pub, after, active, v):
+    """v with the hands' terms (cards that will not fit after a seat's next draw, the Helicopter
+    Lifts and Sandbags held, a hand over the limit), and how many Helicopter Lifts the team holds."""
+    nheli = 0
+    nsand = 0
+    limit = view.hand_limit(pub)
+    over = -1
+    for s in range(view.players(pub)):
+        nheli += view.cards(after, s, HELI)
+        nsand += view.cards(after, s, SAND)
+        size = view.cards_in_hand(after, s)
+        if size > limit:
+            over = s
+        room = size + 2 - limit        # cards that will not fit after this seat's next draw
+        if room > 0:
+            v -= WASTE * room * (1.0 if s == active else WASTE_OTHER)
+    v += HELI_V[min(nheli, SPECIALS)] + SAND_V[min(nsand, SPECIALS)]
+    if over >= 0:       # R-HAND: the player over the limit will drop the card worth least
+        v -= OVER + _cheapest_card(after, over, nheli, nsand)
+    return v, nheli
+
 
 @compiled
-def _cheapest_card(sp, s, players, nheli, nsand):
+def _cheapest_card(after, s, nheli, nsand):
     """What the team loses when seat s drops its least valuable card (roughly)."""
-    caps = sp[P_CAPTURED]
+    caps = view.captured_mask(after)
     best = 1e9
     for k in range(N_HAND_KINDS):
-        if sp[hand_at(s, k)] == 0:
+        held = view.cards(after, s, k)
+        if held == 0:
             continue
         if k == HELI:
             v = HELI_V[min(nheli, SPECIALS)] - HELI_V[min(nheli - 1, SPECIALS)]
@@ -324,170 +380,164 @@ def _cheapest_card(sp, s, players, nheli, nsand):
         elif (caps >> k) & 1:
             v = 0.0
         else:
-            tot = 0
-            for p in range(players):
-                tot += sp[hand_at(p, k)]
-            v = TOT_V[min(tot, SET)] - TOT_V[min(tot - 1, SET)] + DROP_CONC * CONC_V[min(sp[hand_at(s, k)], SET)]
+            team = 0
+            for p in range(view.players(after)):
+                team += view.cards(after, p, k)
+            v = TOT_V[min(team, SET)] - TOT_V[min(team - 1, SET)] + DROP_CONC * CONC_V[min(held, SET)]
         if v < best:
             best = v
     return best
 
 
 @inlined
-def evaluate(pub, sp, table, have, risk, imp0, shk, nshk, active, potentials):
-    """Score of position sp (a modified copy of pub); `potentials`: count what the active player
-    can still do with sp[P_ACTIONS_LEFT] actions. imp0[c]: tile_importance of flooded cell c in
-    pub, valid for sp while no treasure was captured and no tile shored up. (One function: it runs
-    for every option, and its parts as calls cost a third of expert's speed.)"""
-    players = pub[P_PLAYERS]
-    caps = sp[P_CAPTURED]
-    same_tiles = caps == pub[P_CAPTURED] and sp[P_FLOODED] == pub[P_FLOODED]
-    ncap = bitcount(caps)
-    v = CAP * ncap
-    # the hands: Helicopter Lifts and Sandbags held, cards that will not fit, the hand limit
-    nheli = 0
-    nsand = 0
-    limit = hand_limit(pub)
-    over = -1
-    for s in range(players):
-        nheli += sp[hand_at(s, HELI)]
-        nsand += sp[hand_at(s, SAND)]
-        size = 0
-        for k in range(N_HAND_KINDS):
-            size += sp[hand_at(s, k)]
-        if size > limit:
-            over = s
-        room = size + 2 - limit        # cards that will not fit after this seat's next draw
-        if room > 0:
-            v -= WASTE * room * (1.0 if s == active else WASTE_OTHER)
-    v += HELI_V[min(nheli, SPECIALS)] + SAND_V[min(nsand, SPECIALS)]
-    if over >= 0:       # R-HAND: the player over the limit will drop the card worth least
-        v -= OVER + _cheapest_card(sp, over, players, nheli, nsand)
-    # per treasure: its cards, its collector's way to a temple, the other holders' to the collector
-    a_left = sp[P_ACTIONS_LEFT]
-    need = capture_cards(pub)
+def _treasures(pub, after, tables, active, potentials, caps, v):
+    """v with each uncaptured treasure's terms: its cards in the team and in its collector's hand
+    (the seat holding most), the collector's way to a temple when it holds enough to capture, the
+    other holders' way to the collector when the team nearly does."""
+    need = view.capture_cards(pub)
+    players = view.players(pub)
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
             continue
-        m = -1
-        b = 0
-        tot = 0
+        most = -1
+        collector = 0
+        team = 0
         for s in range(players):
-            h = sp[hand_at(s, t)]
-            tot += h
-            if h > m:
-                m = h
-                b = s
-        v += TOT_V[min(tot, SET)] + CONC_V[min(m, SET)]
-        if m >= need:
-            d = _ready_dist(pub, table, have, t, b, sp[P_POS + b])
-            d = _cap_pilot(pub, sp, b, d, active)
-            if d >= BIG:
+            held = view.cards(after, s, t)
+            team += held
+            if held > most:
+                most = held
+                collector = s
+        v += TOT_V[min(team, SET)] + CONC_V[min(most, SET)]
+        if most >= need:
+            steps = _temple_steps(pub, tables, t, collector, view.position(after, collector))
+            steps = pilot_cap(after, collector, steps)
+            if steps >= BIG:
                 v += READY - W_READY * READY_CUT
             else:
-                v += READY - W_READY * min(d, READY_STEPS)
-                if potentials and b == active and d + 1 <= a_left:
+                v += READY - W_READY * min(steps, READY_STEPS)
+                if potentials and collector == active and steps + 1 <= view.actions_left(after):
                     v += CAP_POT
-        if tot >= need - 1 and m < need:
-            w = W_MEET * (MEET_ALL if tot >= need else 1.0)
+        if team >= need - 1 and most < need:
+            w = W_MEET * (MEET_ALL if team >= need else 1.0)
             for s in range(players):
-                h = sp[hand_at(s, t)]
-                if s != b and h > 0 and pub[P_ROLE + s] != MESSENGER:
-                    d = _pawn_dist(pub, sp, table, have, s, b)
-                    v -= w * h * min(d, MEET_STEPS)
-    if W_COH > 0.0 and ncap < N_TREASURES:      # a team that stays together can give cards at once
-        for s in range(players):
-            for q in range(s + 1, players):
-                v -= W_COH * min(_pawn_dist(pub, sp, table, have, s, q), COH_STEPS)
-    # the flooded tiles: what their sinking would cost, times its chance
-    fl = sp[P_FLOODED] & sp[P_EXISTS]
-    m = fl
-    while m:
-        c = low_bit(m)
-        m &= m - 1
-        imp = imp0[c] if same_tiles else tile_importance(sp, c, caps, BASE_IMP)
-        for s in range(players):
-            if sp[P_POS + s] == c and swim_reach(sp, s, c) == 0:
-                imp += STUCK_HELI if nheli > 0 else STUCK
-        v -= imp * (risk[c] + BASE_RISK)
-    # what the active player can still shore up this turn, or soon
-    if potentials and a_left > 0:
-        best = 0.0
-        pa = sp[P_POS + active]
-        for k in range(nshk):
-            x = shk[k]
-            if (fl >> x) & 1:
-                d = _cap_pilot(pub, sp, active, table[F_SHORE + k, pa], active)
-                imp = imp0[x] if same_tiles else tile_importance(sp, x, caps, BASE_IMP)
-                g = imp * (risk[x] + BASE_RISK)
-                if d + 1 > a_left:          # not this turn: a pull toward it
-                    g *= FAR_SHARE[min(d + 1 - a_left, FAR_STEPS)]
-                if g > best:
-                    best = g
-        v += SHORE_POT * best
-    # the escape: every pawn's way to Fools' Landing, a Helicopter Lift to leave
-    if ncap >= N_TREASURES - 1:
-        w = W_FL_END if ncap == N_TREASURES else W_FL_3
-        for s in range(players):
-            d = _fl_dist(pub, table, have, s, sp[P_POS + s])
-            d = _cap_pilot(pub, sp, s, d, active)
-            v -= w * min(d, FL_STEPS)
-        if ncap == N_TREASURES:
-            if nheli == 0:
-                v -= NO_HELI_END
-            # the escape's costs above never make the last capture look bad
-            v += W_FL_END * FL_STEPS * players + NO_HELI_END
+                held = view.cards(after, s, t)
+                if s != collector and held > 0 and view.role(pub, s) != MESSENGER:
+                    v -= w * held * min(_pawn_steps(pub, after, tables, s, collector), MEET_STEPS)
     return v
 
 
 @inlined
-def _ready_dist(pub, table, have, t, seat, pos):
-    role = pub[P_ROLE + seat]
-    row = F_READY + t
-    if have[row] != role + 1:
-        field(pub, temples_mask(pub, t), role, table[row])
-        have[row] = role + 1
-    return table[row, pos]
+def _together(pub, after, tables, v):
+    """v with the steps between every two pawns."""
+    players = view.players(pub)
+    for s in range(players):
+        for q in range(s + 1, players):
+            v -= W_COH * min(_pawn_steps(pub, after, tables, s, q), COH_STEPS)
+    return v
 
 
 @inlined
-def _fl_dist(pub, table, have, seat, pos):
-    row = F_FL + seat
-    if have[row] == 0:
-        field(pub, 1 << fools_cell(pub), pub[P_ROLE + seat], table[row])
-        have[row] = 1
-    return table[row, pos]
+def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
+    """v with what each flooded tile's sinking would cost (a pawn stranded on it too), times its
+    chance."""
+    m = flooded
+    while m:
+        c = low_bit(m)
+        m &= m - 1
+        imp = _importance(after, tables, c, caps, same_tiles)
+        for s in range(view.players(after)):
+            if view.position(after, s) == c and swim_reach(after, s, c) == 0:
+                imp += STUCK_HELI if nheli > 0 else STUCK
+        v -= _stake(imp, tables.risk, c)
+    return v
 
 
 @inlined
-def _pawn_dist(pub, sp, table, have, s, b):
-    """Walking steps between the pawns of seats s and b in position sp."""
-    ps = sp[P_POS + s]
-    pb = sp[P_POS + b]
-    if ps == pb:
+def _shore_potential(after, tables, active, caps, flooded, same_tiles):
+    """The most at stake on a tracked flooded tile the active player can still shore up this turn,
+    or (a share, for a pull toward it) in a later one."""
+    a_left = view.actions_left(after)
+    here = view.position(after, active)
+    best = 0.0
+    for k in range(tables.n_shore):
+        cell = tables.shore_cells[k]
+        if (flooded >> cell) & 1:
+            steps = pilot_cap(after, active, tables.fields[ROW_SHORE + k, here])
+            stake = _stake(_importance(after, tables, cell, caps, same_tiles), tables.risk, cell)
+            if steps + 1 > a_left:          # not this turn: a pull toward it
+                stake *= FAR_SHARE[min(steps + 1 - a_left, FAR_STEPS)]
+            if stake > best:
+                best = stake
+    return best
+
+
+@inlined
+def _escape(pub, after, tables, ncap, nheli, v):
+    """v with every pawn's way to Fools' Landing and, with all four treasures, a Helicopter Lift
+    to leave."""
+    w = W_FL_END if ncap == N_TREASURES else W_FL_3
+    players = view.players(pub)
+    for s in range(players):
+        steps = _landing_steps(pub, tables, s, view.position(after, s))
+        v -= w * min(pilot_cap(after, s, steps), FL_STEPS)
+    if ncap == N_TREASURES:
+        if nheli == 0:
+            v -= NO_HELI_END
+        # the escape's costs above never make the last capture look bad
+        v += W_FL_END * FL_STEPS * players + NO_HELI_END
+    return v
+
+
+@inlined
+def _importance(after, tables, c, caps, same_tiles):
+    """tile_importance of flooded cell c in `after`: the decision's table while it holds."""
+    return tables.importance[c] if same_tiles else tile_importance(after, c, caps, BASE_IMP)
+
+
+@inlined
+def _temple_steps(pub, tables, t, seat, cell):
+    """Actions from `cell` to a temple of treasure t, by the movement of seat's role."""
+    role = view.role(pub, seat)
+    row = ROW_TEMPLES + t
+    if tables.filled[row] != role + 1:
+        field(pub, view.temple_cells(pub, t), role, tables.fields[row])
+        tables.filled[row] = role + 1
+    return tables.fields[row, cell]
+
+
+@inlined
+def _landing_steps(pub, tables, seat, cell):
+    """Actions from `cell` to Fools' Landing, by the movement of seat's role."""
+    row = ROW_LANDING + seat
+    if tables.filled[row] == 0:
+        field(pub, 1 << view.fools_landing(pub), view.role(pub, seat), tables.fields[row])
+        tables.filled[row] = 1
+    return tables.fields[row, cell]
+
+
+@inlined
+def _pawn_steps(pub, after, tables, s, q):
+    """Walking steps between the pawns of seats s and q in position `after`, read in the row of
+    one that stands where it stood in pub; GROUP_GUESS when both have moved."""
+    at_s = view.position(after, s)
+    at_q = view.position(after, q)
+    if at_s == at_q:
         return 0
-    if pub[P_POS + b] == pb:
-        row = F_PAWN + b
-        other = ps
-        src = pb
+    if view.position(pub, q) == at_q:
+        row = ROW_PAWN + q
+        from_cell = at_q
+        to_cell = at_s
     else:
-        row = F_PAWN + s
-        other = pb
-        src = ps
-        if pub[P_POS + s] != ps:
+        row = ROW_PAWN + s
+        from_cell = at_s
+        to_cell = at_q
+        if view.position(pub, s) != at_s:
             return GROUP_GUESS
-    if have[row] == 0:
-        field(pub, 1 << src, -1, table[row])
-        have[row] = 1
-    return table[row, other]
-
-
-@inlined
-def _cap_pilot(pub, sp, seat, d, active):
-    if pub[P_ROLE + seat] == PILOT and d > 1:
-        if seat != active or sp[P_FLIGHT_USED] == 0:
-            return 1
-    return d
+    if tables.filled[row] == 0:
+        field(pub, 1 << from_cell, -1, tables.fields[row])
+        tables.filled[row] = 1
+    return tables.fields[row, to_cell]
 
 
 # --- windows ---
@@ -502,23 +552,22 @@ def _window(pub, options, n):
         return 0
     tops = stack_empty(3, np.int32)
     pile_layers(pub, tops)
-    caps = pub[P_CAPTURED]
+    caps = view.captured_mask(pub)
     best = 0
-    bv = 0.0
+    best_saving = 0.0
     for i in range(first, n):
-        c = options[i]
-        x = field2(c)
-        p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
+        cell = field2(options[i])
+        p = next_card_prob(pub, view.tile_at(pub, cell), tops)
         if p <= 0.0:
             continue
-        imp = tile_importance(pub, x, caps, BASE_IMP)
-        for s in range(pub[P_PLAYERS]):
-            if pub[P_POS + s] == x and swim_reach(pub, s, x) == 0:
+        imp = tile_importance(pub, cell, caps, BASE_IMP)
+        for s in range(view.players(pub)):
+            if view.position(pub, s) == cell and swim_reach(pub, s, cell) == 0:
                 imp += STUCK
-        val = imp * p
+        saving = imp * p
         if imp >= LOSS:
-            val += LOSS
-        if val > bv and val >= SAND_PLAY:
-            bv = val
+            saving += LOSS
+        if saving > best_saving and saving >= SAND_PLAY:
+            best_saving = saving
             best = i
     return best

@@ -40,8 +40,9 @@ import numpy as np
 from numba import njit
 
 from fisim.jit.intrinsics import stack_empty
+from fisim.rules import view
 from fisim.rules.actions import lift_destinations
-from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, NAVIGATOR, PILOT, SAND
+from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, NAVIGATOR, SAND
 from fisim.rules.options import (
     ACTION,
     CAPTURE,
@@ -63,33 +64,14 @@ from fisim.rules.options import (
     field2,
     otype,
 )
-from fisim.rules.state import (
-    P_ACTIONS_LEFT,
-    P_ACTIVE,
-    P_CAPTURED,
-    P_DECIDER,
-    P_DECISION,
-    P_FLIGHT_USED,
-    P_FLOODED,
-    P_PLAYERS,
-    P_POS,
-    P_ROLE,
-    P_TILE_AT,
-    hand_at,
-    hand_size,
-    low_bit,
-)
-from fisim.rules.view import capture_cards
+from fisim.rules.state import low_bit, popcount
 from policies.common import (
     BIG,
     LOSS,
     N_CELLS,
     best_flooded,
-    bitcount,
     collector,
     field,
-    fools_cell,
-    hand_limit,
     lift_chosen,
     next_card_prob,
     offers,
@@ -99,7 +81,6 @@ from policies.common import (
     shore_set,
     sink_risk,
     team_count,
-    temples_mask,
     tile_importance,
 )
 
@@ -128,7 +109,7 @@ def _move_toward(pub, options, n, targets, role):
     """The index of the move (MOVE, FLY, DIVE) that gets closest to `targets`, if it gets closer."""
     dist = stack_empty(N_CELLS, np.int32)
     field(pub, targets, role, dist)
-    here = dist[pub[P_POS + pub[P_ACTIVE]]]
+    here = dist[view.position(pub, view.active(pub))]
     best = -1
     bd = here
     for i in range(n):
@@ -158,9 +139,9 @@ def _lift_to(pub, options, n, seat, targets, mem):
 def _keep(pub, s, k):
     """How much seat s needs its card of kind k (the hand limit drops the lowest)."""
     if k < N_TREASURES:      # a captured treasure's card is worthless; else keep what adds up
-        if (pub[P_CAPTURED] >> k) & 1:
+        if (view.captured_mask(pub) >> k) & 1:
             return 0.0
-        return KEEP_CARD + KEEP_PER_TEAM * team_count(pub, k) + KEEP_PER_HAND * pub[hand_at(s, k)]
+        return KEEP_CARD + KEEP_PER_TEAM * team_count(pub, k) + KEEP_PER_HAND * view.cards(pub, s, k)
     if k == SAND:
         return KEEP_SAND
     return KEEP_LAST_HELI if team_count(pub, HELI) <= 1 else KEEP_HELI     # one Helicopter Lift flies off
@@ -169,11 +150,11 @@ def _keep(pub, s, k):
 @njit
 def _room(pub, p, k):
     """Whether seat p can take a card of kind k without dropping one it needs as much."""
-    if hand_size(pub, p) < hand_limit(pub):
+    if view.cards_in_hand(pub, p) < view.hand_limit(pub):
         return True
     v = _keep(pub, p, k)
     for j in range(N_HAND_KINDS):
-        if j != k and pub[hand_at(p, j)] > 0 and _keep(pub, p, j) < v:
+        if j != k and view.cards(pub, p, j) > 0 and _keep(pub, p, j) < v:
             return True
     return False
 
@@ -202,8 +183,8 @@ def _action(pub, options, n, mem):
     if shore >= 0 and stake >= STAKE_FIRST:
         return shore
     #    (5.) or walk toward Fools' Landing or a last temple when it is flooded
-    caps = pub[P_CAPTURED]
-    role = pub[P_ROLE + pub[P_ACTIVE]]
+    caps = view.captured_mask(pub)
+    role = view.role(pub, view.active(pub))
     x = best_flooded(pub, caps)
     if x >= 0 and tile_importance(pub, x, caps, BASE_IMP) >= LOSS:
         i = _move_toward(pub, options, n, shore_set(pub, x, role), role)
@@ -239,9 +220,9 @@ def _capture(options, n):
 def _escape(pub, options, n, mem):
     """2. with all four treasures: lift the largest group (the farthest on a tie) to Fools'
     Landing while a Helicopter Lift is left for the take-off, else walk there."""
-    a = pub[P_ACTIVE]
-    fl = fools_cell(pub)
-    if pub[P_CAPTURED] != ALL_TREASURES_MASK:
+    a = view.active(pub)
+    fl = view.fools_landing(pub)
+    if view.captured_mask(pub) != ALL_TREASURES_MASK:
         return -1
     if team_count(pub, HELI) >= 2:
         dist = stack_empty(N_CELLS, np.int32)
@@ -252,14 +233,14 @@ def _escape(pub, options, n, mem):
             c = options[i]
             if otype(c) == LIFT and (lift_destinations(pub, field2(c)) >> fl) & 1:
                 m = field2(c)
-                v = LIFT_PER_PAWN * bitcount(m) + min(dist[pub[P_POS + low_bit(m)]], LIFT_FAR_CAP)
+                v = LIFT_PER_PAWN * popcount(m) + min(dist[view.position(pub, low_bit(m))], LIFT_FAR_CAP)
                 if v > bv:
                     bv = v
                     best = i
         if best >= 0:
             return lift_chosen(mem, best, fl)
-    if pub[P_POS + a] != fl:
-        return _move_toward(pub, options, n, 1 << fl, pub[P_ROLE + a])
+    if view.position(pub, a) != fl:
+        return _move_toward(pub, options, n, 1 << fl, view.role(pub, a))
     return -1
 
 
@@ -267,17 +248,17 @@ def _escape(pub, options, n, mem):
 def _capture_this_turn(pub, options, n, mem):
     """3. holding four cards of a treasure: walk to its temple if the actions left allow the
     capture this turn, else be lifted there."""
-    a = pub[P_ACTIVE]
-    caps = pub[P_CAPTURED]
-    role = pub[P_ROLE + a]
+    a = view.active(pub)
+    caps = view.captured_mask(pub)
+    role = view.role(pub, a)
     dist = stack_empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
-        if not (caps >> t) & 1 and pub[hand_at(a, t)] >= capture_cards(pub):
-            tm = temples_mask(pub, t)
+        if not (caps >> t) & 1 and view.cards(pub, a, t) >= view.capture_cards(pub):
+            tm = view.temple_cells(pub, t)
             field(pub, tm, role, dist)
-            d = dist[pub[P_POS + a]]
-            d = pilot_cap(pub, a, d, pub[P_FLIGHT_USED])      # R-ROLE-PILOT: one flight anywhere
-            if d + 1 <= pub[P_ACTIONS_LEFT]:
+            d = dist[view.position(pub, a)]
+            d = pilot_cap(pub, a, d)      # R-ROLE-PILOT: one flight anywhere
+            if d + 1 <= view.actions_left(pub):
                 i = _move_toward(pub, options, n, tm, role)
                 if i >= 0:
                     return i
@@ -292,13 +273,13 @@ def _capture_this_turn(pub, options, n, mem):
 def _give(pub, options, n):
     """4. give toward the collector: a card to a player holding at least as many of that
     treasure, but fewer than four, with room for it."""
-    a = pub[P_ACTIVE]
+    a = view.active(pub)
     for i in range(n):
         c = options[i]
         if otype(c) == GIVE:
             k = field1(c)
             p = field2(c)
-            if pub[hand_at(a, k)] <= pub[hand_at(p, k)] < capture_cards(pub) and _room(pub, p, k):
+            if view.cards(pub, a, k) <= view.cards(pub, p, k) < view.capture_cards(pub) and _room(pub, p, k):
                 return i
     return -1
 
@@ -308,7 +289,7 @@ def _best_shore(pub, options, n):
     """5. the shore up with most at stake, and its stake ((-1, 0) if none)."""
     risk = stack_empty(N_CELLS, np.float64)
     sink_risk(pub, risk, True)
-    caps = pub[P_CAPTURED]
+    caps = view.captured_mask(pub)
     best = -1
     bv = 0.0
     for i in range(n):
@@ -328,21 +309,21 @@ def _best_shore(pub, options, n):
 def _bring_to_temple(pub, options, n, mem):
     """6. bring a player holding four cards to a temple: a Helicopter Lift when it is more than
     one action away (R-SPECIAL-HELI), else its own moves, or the Navigator's."""
-    a = pub[P_ACTIVE]
-    caps = pub[P_CAPTURED]
-    role = pub[P_ROLE + a]
+    a = view.active(pub)
+    caps = view.captured_mask(pub)
+    role = view.role(pub, a)
     dist = stack_empty(N_CELLS, np.int32)
     for t in range(N_TREASURES):
         if (caps >> t) & 1:
             continue
-        tm = temples_mask(pub, t)
-        for s in range(pub[P_PLAYERS]):
-            if pub[hand_at(s, t)] < capture_cards(pub):
+        tm = view.temple_cells(pub, t)
+        for s in range(view.players(pub)):
+            if view.cards(pub, s, t) < view.capture_cards(pub):
                 continue
-            rs = pub[P_ROLE + s]
+            rs = view.role(pub, s)
             field(pub, tm, rs, dist)
-            d = dist[pub[P_POS + s]]
-            if d >= 2 and not (rs == PILOT and (s != a or pub[P_FLIGHT_USED] == 0)):
+            d = dist[view.position(pub, s)]
+            if pilot_cap(pub, s, d) >= 2:
                 i = _lift_to(pub, options, n, s, tm, mem)
                 if i >= 0:
                     return i
@@ -365,16 +346,16 @@ def _bring_to_temple(pub, options, n, mem):
 @njit
 def _toward_collector(pub, options, n):
     """7. walk toward the player collecting a treasure whose cards I hold (not the Messenger)."""
-    a = pub[P_ACTIVE]
-    if pub[P_ROLE + a] == MESSENGER:
+    a = view.active(pub)
+    if view.role(pub, a) == MESSENGER:
         return -1
-    caps = pub[P_CAPTURED]
+    caps = view.captured_mask(pub)
     for t in range(N_TREASURES):
-        if not (caps >> t) & 1 and pub[hand_at(a, t)] > 0 and team_count(pub, t) >= 2:
+        if not (caps >> t) & 1 and view.cards(pub, a, t) > 0 and team_count(pub, t) >= 2:
             b = collector(pub, t)
-            if (b != a and pub[hand_at(b, t)] >= pub[hand_at(a, t)]
-                    and pub[P_POS + b] != pub[P_POS + a]):
-                i = _move_toward(pub, options, n, 1 << pub[P_POS + b], -1)
+            if (b != a and view.cards(pub, b, t) >= view.cards(pub, a, t)
+                    and view.position(pub, b) != view.position(pub, a)):
+                i = _move_toward(pub, options, n, 1 << view.position(pub, b), -1)
                 if i >= 0:
                     return i
     return -1
@@ -383,17 +364,17 @@ def _toward_collector(pub, options, n):
 @njit
 def _toward_holders(pub, options, n):
     """8. the collector of a treasure with four cards or more in the team walks toward a holder."""
-    a = pub[P_ACTIVE]
-    caps = pub[P_CAPTURED]
+    a = view.active(pub)
+    caps = view.captured_mask(pub)
     for t in range(N_TREASURES):
-        if not (caps >> t) & 1 and team_count(pub, t) >= capture_cards(pub) and collector(pub, t) == a:
+        if not (caps >> t) & 1 and team_count(pub, t) >= view.capture_cards(pub) and collector(pub, t) == a:
             m = 0
-            for s in range(pub[P_PLAYERS]):
-                if (s != a and pub[hand_at(s, t)] > 0 and pub[P_ROLE + s] != MESSENGER
-                        and pub[P_POS + s] != pub[P_POS + a]):
-                    m |= 1 << pub[P_POS + s]
+            for s in range(view.players(pub)):
+                if (s != a and view.cards(pub, s, t) > 0 and view.role(pub, s) != MESSENGER
+                        and view.position(pub, s) != view.position(pub, a)):
+                    m |= 1 << view.position(pub, s)
             if m:
-                i = _move_toward(pub, options, n, m, pub[P_ROLE + a])
+                i = _move_toward(pub, options, n, m, view.role(pub, a))
                 if i >= 0:
                     return i
     return -1
@@ -402,17 +383,17 @@ def _toward_holders(pub, options, n):
 @njit
 def _toward_fools_landing(pub, options, n):
     """10. three treasures in: all but the last one's collector walk toward Fools' Landing."""
-    a = pub[P_ACTIVE]
-    caps = pub[P_CAPTURED]
-    fl = fools_cell(pub)
-    if bitcount(caps) != 3 or pub[P_POS + a] == fl:
+    a = view.active(pub)
+    caps = view.captured_mask(pub)
+    fl = view.fools_landing(pub)
+    if popcount(caps) != 3 or view.position(pub, a) == fl:
         return -1
     last = 0
     for t in range(N_TREASURES):
         if not (caps >> t) & 1:
             last = t
-    if collector(pub, last) != a or pub[hand_at(a, last)] == 0:
-        return _move_toward(pub, options, n, 1 << fl, pub[P_ROLE + a])
+    if collector(pub, last) != a or view.cards(pub, a, last) == 0:
+        return _move_toward(pub, options, n, 1 << fl, view.role(pub, a))
     return -1
 
 
@@ -424,7 +405,7 @@ def _window(pub, options, n):
     temple still needed whose card comes next with a fair chance; else PASS."""
     tops = stack_empty(3, np.int32)
     known = False           # the flood pile's known top cards, read at the first Sandbags
-    caps = pub[P_CAPTURED]
+    caps = view.captured_mask(pub)
     for i in range(n):
         c = options[i]
         if otype(c) == SANDBAG:
@@ -433,7 +414,7 @@ def _window(pub, options, n):
                 known = True
             x = field2(c)
             imp = tile_importance(pub, x, caps, BASE_IMP)
-            p = next_card_prob(pub, pub[P_TILE_AT + x], tops)
+            p = next_card_prob(pub, view.tile_at(pub, x), tops)
             if (imp >= LOSS and p > 0) or (imp >= TEMPLE_SAND and p >= TEMPLE_NEXT):
                 return i
     return 0
@@ -443,8 +424,8 @@ def _window(pub, options, n):
 def _discard(pub, options, n):
     """A Sandbags on a tile that matters as much as a temple still needed, else the card needed
     least (_keep); a Sandbags about to be dropped is played instead."""
-    s = pub[P_DECIDER]
-    caps = pub[P_CAPTURED]
+    s = view.decider(pub)
+    caps = view.captured_mask(pub)
     sand = -1
     sv = -1.0
     for i in range(n):        # a Sandbags on the most valuable flooded tile ...
@@ -475,11 +456,11 @@ def _discard(pub, options, n):
 def _swim(pub, options, n, mem):
     """To the tile nearest Fools' Landing, dry first; a Helicopter Lift only when there is nowhere
     to swim (its destination kept in `mem`)."""
-    fl = fools_cell(pub)
-    s = pub[P_DECIDER]
+    fl = view.fools_landing(pub)
+    s = view.decider(pub)
     dist = stack_empty(N_CELLS, np.int32)
-    field(pub, 1 << fl, pub[P_ROLE + s], dist)
-    flooded = pub[P_FLOODED]
+    field(pub, 1 << fl, view.role(pub, s), dist)
+    flooded = view.flooded_cells(pub)
     can_swim = offers(options, n, SWIM_TO)
     best = 0
     best_dest = -1
@@ -513,7 +494,7 @@ def _swim(pub, options, n, mem):
 def decide(pub, options, n, mem, rng):
     """A Helicopter Lift is decided with its destination, which `mem` keeps for the LIFT_DEST
     decision that follows."""
-    kind = pub[P_DECISION]
+    kind = view.decision(pub)
     if kind == ACTION:
         return _action(pub, options, n, mem)
     if kind == WINDOW:

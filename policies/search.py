@@ -31,7 +31,7 @@ from fisim.jit.runners import entry_symbol
 from fisim.rules import view
 from fisim.rules.options import ACTION
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
-from fisim.rules.state import P_DECISION, P_STATUS, WON, copy_into
+from fisim.rules.state import P_STATUS, WON, copy_into
 from fisim.rules.worlds import WORLD_SIZE, rollout_world
 from policies import expert
 from policies.common import lift_chosen
@@ -52,7 +52,7 @@ _EXPERT = entry_symbol(expert)      # its symbol (an address would be kept stale
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    if pub[P_DECISION] != ACTION or n < 2:
+    if view.decision(pub) != ACTION or n < 2:
         return expert.decide(pub, options, n, mem, rng)
     top = np.empty((CANDIDATES, 3))
     k = expert.ranked(pub, options, n, ACTION, top)

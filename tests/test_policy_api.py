@@ -101,6 +101,21 @@ def test_the_example_plays_better_than_random():
     assert diff.mean() > 4 * diff.std(ddof=1) / np.sqrt(len(diff))
 
 
+def test_the_built_ins_read_pub_through_view_only():
+    """No built-in policy indexes pub (copying it whole for lookahead aside): they are the
+    examples docs/policies.md cites."""
+    for path in sorted((ROOT / "policies").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        indexed = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                   and n.value.id == "pub" and not isinstance(n.slice, ast.Slice)]
+        assert indexed == [], (path.name, indexed)
+
+
+def test_the_guide_names_every_accessor():
+    guide = (ROOT / "docs" / "policies.md").read_text()
+    assert [name for name in accessors() if f"{name}(" not in guide] == []
+
+
 # --- fisim.rules.view against the raw offsets ------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -160,11 +175,13 @@ def _expected(pub):
         "captured": {(t,): bool(d["P_CAPTURED"] >> t & 1) for t in range(N_TREASURES)},
         "captured_mask": d["P_CAPTURED"], "water_level": d["P_LEVEL"],
         "flood_draws": d["P_CFG"][C_FLOODS + d["P_LEVEL"]] if d["P_LEVEL"] < d["P_CFG"][C_SKULL] else 0,
+        "flood_draws_at": {(level,): d["P_CFG"][C_FLOODS + level] for level in range(d["P_CFG"][C_SKULL])},
         "treasure_pile_size": d["P_TDRAW_N"],
         "treasure_pile_count": {(k,): d["P_TDRAW_COUNT"][k] for k in range(N_KINDS)},
         "treasure_discard_count": {(k,): d["P_TDISC"][k] for k in range(N_KINDS)},
         "flood_pile_size": d["P_FDRAW_N"],
         "in_flood_discard": {(t,): bool(d["P_FDISC"] >> t & 1) for t in cells},
+        "flood_discard_mask": d["P_FDISC"],
         "flood_layer": {(t,): d["P_FLAYER"][t] for t in cells},
         "flood_draw_mask": sum(1 << t for t in cells if not d["P_FDISC"] >> t & 1
                                and (d["P_CFG"][C_SUNK_CARD_STAYS] or exists >> d["P_CELL_OF"][t] & 1)),

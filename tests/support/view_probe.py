@@ -128,6 +128,9 @@ def _piles_fail(pub):
         return 31
     if view.flood_draws(pub) != (pub[P_CFG + C_FLOODS + level] if level < pub[P_CFG + C_SKULL] else 0):
         return 31
+    for at in range(pub[P_CFG + C_SKULL]):
+        if view.flood_draws_at(pub, at) != pub[P_CFG + C_FLOODS + at]:
+            return 31
     if view.treasure_pile_size(pub) != pub[P_TDRAW_N] or view.flood_pile_size(pub) != pub[P_FDRAW_N]:
         return 32
     for k in range(N_KINDS):
@@ -142,7 +145,7 @@ def _piles_fail(pub):
         gone = pub[P_CFG + C_SUNK_CARD_STAYS] == 0 and not (pub[P_EXISTS] >> pub[P_CELL_OF + t]) & 1
         if not (pub[P_FDISC] >> t) & 1 and not gone:
             pile |= 1 << t
-    if view.flood_draw_mask(pub) != pile:
+    if view.flood_draw_mask(pub) != pile or view.flood_discard_mask(pub) != pub[P_FDISC]:
         return 35
     return 0
 
