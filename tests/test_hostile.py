@@ -744,11 +744,11 @@ def test_every_output_that_shows_the_clairvoyant_reference_carries_its_note(tmp_
                "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
     for by in ("policy", "role"):
         status, out, err = cli(capsys, "compare", tmp_path / "store", "--by", by)
-        assert status == 0 and f"clairvoyant:2@1: {CLAIRVOYANT_NOTE}." in out, (out, err)
+        assert status == 0 and f"clairvoyant:2@2: {CLAIRVOYANT_NOTE}." in out, (out, err)
     status, out, err = cli(capsys, "tune", "--param", "start_level", "--values", "1", "--target", ".5", "--players",
                            "2", "--policy", "clairvoyant:2", "--max-games", "1000", "--out", tmp_path / "tune",
                            "--quiet")
-    assert status == 0 and f"policy clairvoyant:2@1 ({CLAIRVOYANT_NOTE})" in out, (out, err)
+    assert status == 0 and f"policy clairvoyant:2@2 ({CLAIRVOYANT_NOTE})" in out, (out, err)
 
 
 def test_tuning_the_start_under_a_low_skull_blames_no_level_the_user_never_gave(tmp_path, capsys):
