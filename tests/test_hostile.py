@@ -3,6 +3,7 @@ file or failing run ends in one line, never a traceback or a wrong number."""
 import errno
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from fisim import grid
 from fisim.compare import compare
 from fisim.report import data
 from fisim.rules.config import ConfigError
+from fisim.rules.options import DECISION_NAMES
 from fisim.rules.state import R_SIZE
 from fisim.store import Store, StoreError, chunk_record
 from fisim.sweep import manifest_for, run_sweep
@@ -384,7 +386,7 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving, tmp_path, out):
     assert list(tmp_path.iterdir()) == []
 
 
-# --- a policy file cannot touch the game (issue 32: 3, 4, 10) ---------------------------------
+# --- a policy file cannot touch the game (issue 32: 3, 4, 10; issue 31: 7) ---------------------
 
 def _policy_file(tmp_path, name, body, imports=""):
     """A policy file `name`.py whose decide() is `body`."""
@@ -439,6 +441,17 @@ def test_a_decide_that_does_not_return_an_int_is_refused_before_it_plays(tmp_pat
     path = _policy_file(tmp_path, "wrong_type", body)
     refused(_fisim("simulate", "--policy", path, "--games", "20", "--threads", "1"),
             "policy wrong_type", "decide() must return an int", f"it returns {returned}")
+
+
+@pytest.mark.parametrize("body, index", [("return n", "n"), ("return -1", "-1"),
+                                         ("return 2**40", "2147483647 or more")])
+def test_an_index_out_of_range_is_named_with_n(tmp_path, capsys, body, index):
+    """Issue 31: the one line names the policy, the game, the decision kind, the index and n."""
+    path = _policy_file(tmp_path, "off_by_one", body)
+    line = refused(cli(capsys, "simulate", "--policy", path, "--games", "20", "--seed", "4"), "policy off_by_one")
+    game, returned, kind, n = re.search(r"game (\d+): decide\(\) returned (.+), an option not offered: the "
+                                        r"(\S+) decision offered n = (\d+), indices 0 to (?:\d+)$", line).groups()
+    assert game == "0" and kind in DECISION_NAMES and returned == (n if index == "n" else index)
 
 
 # --- the Python API ---------------------------------------------------------------------------
