@@ -26,8 +26,9 @@ BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an ev
 
 @contextlib.contextmanager
 def policy_errors(policy):
-    """A policy whose decide() does not compile, or raises, stops the run with one line naming the
-    policy (fisim.errors.EngineError, which the command line reports as a one-line error)."""
+    """A policy whose decide() does not compile, or raises (an index out of bounds in a policy
+    file too), stops the run with one line naming the policy (fisim.errors.EngineError, which the
+    command line reports as a one-line error)."""
     try:
         yield
     except numba.core.errors.NumbaError as exc:
@@ -36,7 +37,8 @@ def policy_errors(policy):
         detail = next((ln for ln in lines if not ln.startswith(("Failed in", "-", "During:", "File"))),
                       lines[0] if lines else "")
         if "setitem" in detail and "readonly" in text:
-            detail = "it writes to a read-only array: pub may only be read (R-INFO); look ahead on pub.copy()"
+            detail = ("it writes to a read-only array: pub and the options may only be read (R-INFO); "
+                      "look ahead on pub.copy()")
         raise EngineError(f"policy {policy.NAME}: its decide() does not compile with Numba "
                           f"(decisions: {', '.join(DECISION_NAMES)}): {detail}") from None
     except Exception as exc:
@@ -44,6 +46,8 @@ def policy_errors(policy):
             raise
         cause = exc.__cause__ or exc.__context__ or exc
         first = (str(cause).splitlines() or [""])[0]
+        if isinstance(cause, IndexError):       # a policy file's bounds checks (fisim.jit.modes.bounds_checked)
+            first += f" (mem holds {st.MEM_SIZE} ints, pub {st.P_SIZE}, the options n)"
         raise EngineError(f"policy {policy.NAME}: decide() raised {type(cause).__name__} during a "
                           f"game: {first}") from None
 

@@ -25,6 +25,8 @@ from fisim.rules.state import (
     R_CAUSE,
     R_CONDITIONS,
     R_ERROR,
+    R_ERROR_INDEX,
+    R_ERROR_N,
     R_FIRST,
     R_FIRST_SUNK,
     R_FIRST_SUNK_TILE,
@@ -128,15 +130,17 @@ def _check_arguments(games, seed, first_game, threads, layout, repeat):
 
 
 def check_games(rows, policy_name, first_game):
-    """EngineError naming the first game (of result rows from first_game on) that ended in an error."""
+    """EngineError naming the first game (of result rows from first_game on) that ended in an error:
+    for an illegal choice, the decision kind, the index decide returned and n."""
     bad = np.flatnonzero(rows[:, R_STATUS] == ERROR)
     if bad.size:
         from fisim.rules.options import DECISION_NAMES
-        g = first_game + int(bad[0])
-        at = int(rows[bad[0], R_ERROR])
-        what = (f"chose an option that was not offered at a {DECISION_NAMES[at - 1]} decision" if at
-                else "did not end within the turn limit")
-        raise EngineError(f"policy {policy_name}: game {g} {what}")
+        row = rows[bad[0]]
+        at, index, n = int(row[R_ERROR]), int(row[R_ERROR_INDEX]), int(row[R_ERROR_N])
+        held = {2**31 - 1: " or more", -2**31: " or less"}.get(index, "")
+        what = (f"decide() returned {index}{held}, an option not offered: the {DECISION_NAMES[at - 1]} decision "
+                f"offered n = {n}, indices 0 to {n - 1}" if at else "the game did not end within the turn limit")
+        raise EngineError(f"policy {policy_name}: game {first_game + int(bad[0])}: {what}")
 
 
 def team_labels(roles):

@@ -7,8 +7,10 @@ A policy module defines NAME, VERSION and a Numba-jitted
 returning the index (0..n-1) of its choice among options[:n]. `pub` is the public game record
 (fisim.rules.state: the island's geometry, the rules in force, the board, hands, piles as counts),
 `mem` a per-game int32 scratch array the policy may use between decisions, `rng` the game's
-policy random stream. A policy reads, and never writes, `pub` (it is handed read-only: a write
-does not compile); the functions of fisim.rules.actions work on a copy of it for lookahead.
+policy random stream. A policy reads, and never writes, `pub` and the options (they are handed
+read-only: a write does not compile); the functions of fisim.rules.actions work on a copy of pub
+for lookahead. A policy file's own functions are compiled with bounds checks
+(fisim.jit.modes.bounds_checked): an index past mem, pub or the options stops the run.
 
 A policy may take one whole-number parameter, given after a colon in its name (`search:32`): the
 module declares PARAMETER = (what it counts, default, lowest, highest), and its decide reads the
@@ -128,4 +130,8 @@ def _load_file(path):
     if not hasattr(module.decide, "py_func") and not interpreted:       # (a Numba dispatcher has py_func)
         raise PolicyError(f"policy file {path}: decide() is not compiled: decorate it with @njit "
                           "(from numba import njit)")
+    # an index past mem, pub or the options stops the run, never touches the game (imported here:
+    # the command line checks a policy's name before it loads Numba)
+    from fisim.jit.modes import bounds_checked
+    bounds_checked(module)
     return module

@@ -8,9 +8,10 @@ only this built-in module, never a policy file), and its rollouts play the piles
 (a Waters Rise!, an empty pile): each world draws those afresh, as search's do. So clairvoyant:N
 and search:N differ in one thing, the deal of the hidden piles, and the gap between them on the
 same deals is what knowing the order of the cards is worth to this search.
+Version 2: search's version 2 (other sampled worlds).
 """
 from policies.search import CANDIDATES, LOOK, MIN_NET, PLAYS, Z, decide  # noqa: F401  (the same search)
 
 NAME = "clairvoyant"
-VERSION = 1
+VERSION = 2
 PARAMETER = ("worlds per decision (the piles as they lie, later shuffles drawn afresh)", 32, 1, 4096)

@@ -21,6 +21,8 @@ MIN_NET), which saves most rollouts and changes no decision. Windows, discards, 
 Helicopter Lift destinations are expert's.
 
 Its randomness is the policy stream only: one draw per searched decision seeds its worlds.
+Version 2: the same search; the policy stream is seeded one-way (fisim.rules.rng), so it samples
+other worlds.
 """
 import numpy as np
 
@@ -37,7 +39,7 @@ from policies import expert
 from policies.common import lift_chosen
 
 NAME = "search"
-VERSION = 1
+VERSION = 2
 PARAMETER = ("sampled worlds per decision", 64, 1, 4096)
 
 CANDIDATES = 4      # expert's best-scored options tried, its own choice included

@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 
 ROWS = r"""
@@ -129,8 +131,11 @@ def compare(trees, tmp, policies, rounds, rows_games):
             files = {label: tmp / f"{label}.npy" for label in trees}
             for label, tree in trees.items():
                 child(tree, caches[label], ROWS, name, rows_games, files[label])
-            same = files["base"].read_bytes() == files["new"].read_bytes()
-            print(f"{name}: rows of {8 * rows_games:,} games over 8 settings {'identical' if same else 'DIFFER'}")
+            base, new = (np.load(files[label]) for label in ("base", "new"))
+            common = min(base.shape[1], new.shape[1])     # a result row's fields are appended, never moved
+            same = np.array_equal(base[:, :common], new[:, :common])
+            print(f"{name}: rows of {8 * rows_games:,} games over 8 settings {'identical' if same else 'DIFFER'}"
+                  + (f" (the {common} columns both revisions have)" if base.shape[1] != new.shape[1] else ""))
         if not rounds:
             continue
         ratios, rates = [], {label: [] for label in trees}

@@ -115,4 +115,4 @@ def test_the_clairvoyant_carries_its_note_in_rows_and_labels():
     assert labelled("clairvoyant:8@1") == f"clairvoyant:8@1 ({CLAIRVOYANT_NOTE})"
     assert labelled("search:8@1") == "search:8@1" and labelled("expert") == "expert"
     frame = simulate(level="novice", players=2, policy="clairvoyant:2", games=2, seed=1)
-    assert set(frame["policy"]) == {f"clairvoyant:2@1 ({CLAIRVOYANT_NOTE})"}
+    assert set(frame["policy"]) == {f"clairvoyant:2@2 ({CLAIRVOYANT_NOTE})"}

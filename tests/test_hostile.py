@@ -3,6 +3,7 @@ file or failing run ends in one line, never a traceback or a wrong number."""
 import errno
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from fisim import grid
 from fisim.compare import compare
 from fisim.report import data
 from fisim.rules.config import ConfigError
+from fisim.rules.options import DECISION_NAMES
 from fisim.rules.state import R_SIZE
 from fisim.store import Store, StoreError, chunk_record
 from fisim.sweep import manifest_for, run_sweep
@@ -384,6 +386,74 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving, tmp_path, out):
     assert list(tmp_path.iterdir()) == []
 
 
+# --- a policy file cannot touch the game (issue 32: 3, 4, 10; issue 31: 7) ---------------------
+
+def _policy_file(tmp_path, name, body, imports=""):
+    """A policy file `name`.py whose decide() is `body`."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(f"from numba import njit\n{imports}NAME = {name!r}\n@njit\n"
+                    f"def decide(pub, options, n, mem, rng):\n    {body}\n")
+    return path
+
+
+def _fisim(*args):
+    """(exit status, stdout, stderr) of fisim in a child process: a crash is a status, not the tests'."""
+    done = subprocess.run([str(FISIM), *map(str, args)], capture_output=True, text=True, timeout=600)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_policy_cannot_forge_an_option(tmp_path):
+    """A policy once wrote a CAPTURE code into its options and the engine played it (R-ACT-CAPTURE:
+    treasures captured without cards, on any tile); the options are handed read-only, as pub is."""
+    forger = _policy_file(tmp_path, "forger", "options[0] = code(CAPTURE, 0)\n    return 0",
+                          "from fisim.rules.options import CAPTURE, code\n")
+    refused(_fisim("simulate", "--policy", forger, "--games", "20", "--threads", "1"),
+            "policy forger", "does not compile", "read-only", "the options may only be read")
+
+
+@pytest.mark.parametrize("body", ["mem[404] = 1", "mem[MEM_SIZE + 6] = 1", "mem[-MEM_SIZE - 1] = 1",
+                                  "mem[0] = pub[H_TPILE]", "mem[0] = options[n]"])
+def test_an_index_past_what_a_policy_is_handed_stops_the_run_in_one_line(tmp_path, body):
+    """mem lies in the game array, before the options and the hidden piles: a write past it once
+    rewrote them silently, or (mem[404]) killed fisim with a segfault. A policy file is compiled
+    with bounds checks (fisim.jit.modes.bounds_checked): reading the hidden pile through pub
+    (R-INFO) is stopped the same way. In a child process, so that a crash would show."""
+    path = _policy_file(tmp_path, "trespasser", f"{body}\n    return 0",
+                        "from fisim.rules.state import H_TPILE, MEM_SIZE\n")
+    refused(_fisim("simulate", "--policy", path, "--games", "20", "--threads", "1"),
+            "policy trespasser", "raised IndexError", "mem holds 64 ints")
+
+
+def test_mems_last_int_by_a_negative_index_is_mem(tmp_path):
+    """mem[-1] is mem's last int, as in Python: a policy writing it plays the games of the same
+    policy without the write (random's rule: a uniform option)."""
+    path = _policy_file(tmp_path, "tidy", "mem[-1] = 7\n    mem[-MEM_SIZE] = 7\n    return randbelow(rng, n)",
+                        "from fisim.rules.rng import randbelow\nfrom fisim.rules.state import MEM_SIZE\n")
+    play = {name: fisim.simulate(players=3, policy=name, games=200, seed=3, threads=1)
+            for name in ("random", str(path))}
+    assert play["random"].drop(columns="policy").equals(play[str(path)].drop(columns="policy"))
+
+
+@pytest.mark.parametrize("body, returned", [("return 0, 1", "UniTuple(int64 x 2)"), ("return 0.5", "float64"),
+                                            ("if n > 2:\n        return 0", "OptionalType(int64)")])
+def test_a_decide_that_does_not_return_an_int_is_refused_before_it_plays(tmp_path, body, returned):
+    """A tuple once ran, its second int written past the engine's; a float would be read as an index."""
+    path = _policy_file(tmp_path, "wrong_type", body)
+    refused(_fisim("simulate", "--policy", path, "--games", "20", "--threads", "1"),
+            "policy wrong_type", "decide() must return an int", f"it returns {returned}")
+
+
+@pytest.mark.parametrize("body, index", [("return n", "n"), ("return -1", "-1"),
+                                         ("return 2**40", "2147483647 or more")])
+def test_an_index_out_of_range_is_named_with_n(tmp_path, capsys, body, index):
+    """Issue 31: the one line names the policy, the game, the decision kind, the index and n."""
+    path = _policy_file(tmp_path, "off_by_one", body)
+    line = refused(cli(capsys, "simulate", "--policy", path, "--games", "20", "--seed", "4"), "policy off_by_one")
+    game, returned, kind, n = re.search(r"game (\d+): decide\(\) returned (.+), an option not offered: the "
+                                        r"(\S+) decision offered n = (\d+), indices 0 to (?:\d+)$", line).groups()
+    assert game == "0" and kind in DECISION_NAMES and returned == (n if index == "n" else index)
+
+
 # --- the Python API ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, words", [
@@ -744,11 +814,11 @@ def test_every_output_that_shows_the_clairvoyant_reference_carries_its_note(tmp_
                "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
     for by in ("policy", "role"):
         status, out, err = cli(capsys, "compare", tmp_path / "store", "--by", by)
-        assert status == 0 and f"clairvoyant:2@1: {CLAIRVOYANT_NOTE}." in out, (out, err)
+        assert status == 0 and f"clairvoyant:2@2: {CLAIRVOYANT_NOTE}." in out, (out, err)
     status, out, err = cli(capsys, "tune", "--param", "start_level", "--values", "1", "--target", ".5", "--players",
                            "2", "--policy", "clairvoyant:2", "--max-games", "1000", "--out", tmp_path / "tune",
                            "--quiet")
-    assert status == 0 and f"policy clairvoyant:2@1 ({CLAIRVOYANT_NOTE})" in out, (out, err)
+    assert status == 0 and f"policy clairvoyant:2@2 ({CLAIRVOYANT_NOTE})" in out, (out, err)
 
 
 def test_tuning_the_start_under_a_low_skull_blames_no_level_the_user_never_gave(tmp_path, capsys):

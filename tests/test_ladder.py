@@ -41,7 +41,7 @@ def test_game_i_of_every_policy_and_every_replay_is_deal_i(played):
     games = pd.concat([_games(out / "ladder"), _games(out / "deals")], ignore_index=True)
     labels = set(games["policy"].astype(str))
     assert {label.partition("@")[0] for label in labels} == {"random", "expert", "search:2", "clairvoyant:2"}
-    assert f"clairvoyant:2@1 ({CLAIRVOYANT_NOTE})" in labels
+    assert f"clairvoyant:2@2 ({CLAIRVOYANT_NOTE})" in labels
     assert set(games["repeat"]) == {0, 1, 2}
     for _, same_deal in games.groupby(["level", "players", "game"], observed=True):
         assert len(same_deal) in (3 + 3, 3)      # three ladder policies, and three replays of the first 12

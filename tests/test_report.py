@@ -150,7 +150,7 @@ def test_the_report_has_every_section_and_figure(swept):
         assert RANDOM in caption and " games" in caption
     for page in (md, re.sub(r"<svg.*?</svg>|<img [^>]*>", "", html, flags=re.S)):
         assert page.count("not a human team's") == 1 and HUMAN in page
-    assert "passive@1" in md and "heli-all" in md and "skull-island" in md
+    assert "passive@2" in md and "heli-all" in md and "skull-island" in md
     assert str(out.parent) not in md and str(out.parent) not in html, "no machine path in the report"
     tables = md_tables(md)
     ranking = tables[RANKING]
@@ -338,7 +338,7 @@ def test_a_single_player_count_comparison_equals_fisim_compare(tmp_path):
     direct = compare(out, "policy")
     assert len(rows) == len(direct) == 2
     for row, (_, d) in zip(rows, direct.iterrows()):
-        assert row["Policy"] == "passive@1" and row["Level"] == d["level"]
+        assert row["Policy"] == "passive@2" and row["Level"] == d["level"]
         assert row["Difference (points)"] == f"{100 * d['difference']:+.2f}"
         assert row["95% CI"] == f"{100 * d['ci_low']:+.2f} to {100 * d['ci_high']:+.2f}"
         baseline = row["Baseline (95% CI)"]

@@ -69,7 +69,7 @@ from fisim.rules.options import (
     field3,
     otype,
 )
-from fisim.rules.rng import game_seed
+from fisim.rules.rng import FIRST, N_STREAMS, POLICY, game_seed, init_streams
 from policies import load_policy
 
 SCRIPTED = load_policy(str(Path(__file__).parent / "support" / "scripted.py"))
@@ -108,7 +108,6 @@ def decisions_of(g):
 def set_up(config, seed, layout="standard"):
     """(pub, game array, events) right after the engine's setup of one game (R-SETUP-1..6); the
     piles' order is at g[st.H_TPILE:...] and g[st.H_FPILE:...]."""
-    from fisim.rules.rng import N_STREAMS
     from fisim.rules.setup import setup_game
     g = st.new_game_array(builtin_layout(layout).geometry, config.to_array(), 1 << 12)
     setup_game(g, np.zeros(N_STREAMS, np.uint64), np.uint64(seed))
@@ -829,6 +828,52 @@ def test_flood_draw_mask_names_the_cards_in_the_flood_draw_pile():
         mask = view.flood_draw_mask(g.pub)
         assert {TILE_CODES[t] for t in range(24) if mask >> t & 1} == in_pile
         assert mask == sum(1 << t for t in hidden_piles(g)[1]) and len(hidden_piles(g)[1]) == len(in_pile)
+
+
+SPLITMIX_M1, SPLITMIX_M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB   # splitmix64's published constants
+
+
+def _unmix64(z):
+    """The inverse of splitmix64's finalizer (fisim.rules.rng.mix64): what a policy could compute."""
+    def unshift(z, s):
+        x = z
+        for _ in range(64 // s):
+            x = z ^ (x >> s)
+        return x
+    z = unshift(z, 31)
+    z = unshift(z * pow(SPLITMIX_M2, -1, 2**64) % 2**64, 27)
+    z = unshift(z * pow(SPLITMIX_M1, -1, 2**64) % 2**64, 30)
+    return z
+
+
+def _seed_behind(counter, stream):
+    """The game seed a stream seeded as init_streams seeds the others, mix64(seed ^ (k + 1) * M2),
+    was seeded from: the attack a policy could make on the counter it is handed."""
+    return _unmix64(int(counter)) ^ ((stream + 1) * SPLITMIX_M2 % 2**64)
+
+
+def test_the_policy_stream_tells_nothing_of_the_piles():
+    """R-INFO: the counter of the random stream a policy is handed does not give the game away.
+    The attack that works on a stream seeded as the others are (undo the mix: the game's seed, and
+    a setup from it: every pile) recovers every seed from the FIRST stream; on the policy stream
+    (seeded one-way, fisim.rules.rng) it predicts the next treasure card no better than a guess
+    from the public counts: hits within 4 standard deviations of what such a guess expects."""
+    games, hits, expected, variance = 600, 0, 0.0, 0.0
+    config = GameConfig(players=3)
+    for i in range(games):
+        seed = game_seed(13, i)
+        streams = np.zeros(N_STREAMS, np.uint64)
+        init_streams(np.uint64(seed), streams)
+        assert _seed_behind(streams[FIRST], FIRST) == seed
+        pub, g, _ = set_up(config, seed)
+        top = int(g[st.H_TPILE + pub[st.P_TDRAW_N] - 1])
+        guessed_pub, guessed, _ = set_up(config, _seed_behind(streams[POLICY], POLICY))
+        guess = int(guessed[st.H_TPILE + guessed_pub[st.P_TDRAW_N] - 1])
+        chance = pub[st.P_TDRAW_COUNT + guess] / pub[st.P_TDRAW_N]      # of a guess blind to the order
+        hits += guess == top
+        expected += chance
+        variance += chance * (1 - chance)
+    assert hits <= expected + 4 * variance ** 0.5, (hits, expected, variance ** 0.5)
 
 
 # === rule switches and the solo variant: configuration ==========================================

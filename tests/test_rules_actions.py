@@ -416,3 +416,25 @@ def test_two_holders_each_offer_their_cards():
     assert options(p, "sand") == {"sand pilot CA"}
     assert options(p, "heli") == ({f"heli diver {g} {t}" for g in ("diver", "pilot", "diver+pilot")
                                    for t in ALL_TILES - {"IG"}})
+
+
+# === the options buffer =========================================================================
+
+
+def test_the_longest_decision_at_the_largest_variant_deck_fits_the_options_buffer():
+    """MAX_OPTIONS (the game array's room for the options) is derived from the variant limits,
+    term by term of actions.list_options. A dense action decision at the largest deck a variant
+    may have (R-TDECK): four players on one flooded temple, every tile flooded, everyone holding a
+    Helicopter Lift and Sandbags, the Navigator active with a card of each treasure, capture=1.
+    Its special cards reach their terms in full (every holder, every group, every flooded tile)."""
+    from fisim.engine import EngineGame
+    from fisim.rules.options import LIFT, MAX_OPTIONS, SANDBAG, otype
+    from fisim.rules.variant import PARAMETERS
+    seats = "".join(f"{role}@HG: {hand}heli sand\n" for role, hand in (
+        ("navigator", "earth wind fire ocean "), ("explorer", ""), ("diver", ""), ("pilot", "")))
+    deck = " ".join(f"{key}={PARAMETERS[key].high}" for key in ("helicopter_lifts", "sandbags"))
+    p = position(island(" ".join(ALL_TILES).lower()) + seats + f"rules: {deck} capture=1\n")
+    listed = EngineGame.from_position(p).legal_options()
+    assert sum(otype(c) == LIFT for c in listed) == 4 * 15 and sum(otype(c) == SANDBAG for c in listed) == 4 * 24
+    assert {"capture wind", "give ocean pilot", "nav explorer MM"} <= options(p)
+    assert len(listed) <= MAX_OPTIONS == 248

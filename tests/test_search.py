@@ -179,8 +179,8 @@ def test_search_gives_the_same_games_on_one_and_two_threads():
 
 def test_the_budget_is_part_of_the_policys_name():
     assert load_policy("search").NAME == "search:64" and load_policy("search").ARG == 64
-    policy = load_policy("search:8@1")
-    assert (policy.NAME, policy.ARG, policy.VERSION) == ("search:8", 8, 1)
+    policy = load_policy("search:8@2")
+    assert (policy.NAME, policy.ARG, policy.VERSION) == ("search:8", 8, 2)
     assert runners.runner(policy) is runners.runner(load_policy("search:64"))
 
 
@@ -198,7 +198,7 @@ def test_search_plays_from_the_command_line_with_its_budget_in_the_results(tmp_p
     out = tmp_path / "games.csv"
     r = run("simulate", "--policy", "search:2", "--games", "3", "--seed", "5", "--out", str(out))
     assert r.returncode == 0, r.stderr
-    assert set(pd.read_csv(out)["policy"]) == {"search:2@1"}
+    assert set(pd.read_csv(out)["policy"]) == {"search:2@2"}
     r = run("sweep", "--levels", "novice", "--players", "2", "--policies", "expert,search:2", "--games", "3",
             "--quiet", "--no-report", "--out", str(tmp_path / "sweep"))
     assert r.returncode == 0, r.stderr

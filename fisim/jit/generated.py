@@ -51,7 +51,7 @@ def run_phase(g, rng, policy, phase, arg):
 POLICY = '''"""fisim: policy {name}'s decide, behind the entry the engine calls (generated; safe to delete)."""
 from numba import njit
 from fisim.jit.intrinsics import array_at
-from fisim.jit.policy_call import HANDED, handed
+from fisim.jit.policy_call import HANDED, chosen, handed
 from fisim.rules.rng import N_STREAMS
 {import_decide}
 
@@ -61,7 +61,7 @@ SEEN = {seen}     # how much of the game array decide is handed: pub, or the dec
 @njit(cache=True)
 def entry(game, n, streams):
     pub, options, mem, stream = handed(array_at(game, HANDED), array_at(streams, N_STREAMS), n, SEEN)
-    return decide(pub, options, n, mem, stream)
+    return chosen(decide(pub, options, n, mem, stream))
 '''
 _loaded = {}
 

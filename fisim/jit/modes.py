@@ -13,6 +13,9 @@ costs compile time at every call site: docs/engine.md says where it pays. `compi
 is for the turn's functions: no reference counting (they handle only views of arrays an entry
 point keeps alive, fisim.jit.intrinsics.uncounted).
 
+A policy file's own functions are compiled again with Numba's bounds checks (`bounds_checked`):
+its decide is handed views of the game array, and an index past them would write into the game.
+
 With NUMBA_DISABLE_JIT=1 each decorator returns the plain Python function: the engine then runs
 interpreted (fisim.jit.intrinsics gives each intrinsic its Python meaning), and NumPy's integer
 scalars wrap around silently, as compiled integers do (the random streams rely on it).
@@ -20,6 +23,7 @@ scalars wrap around silently, as compiled integers do (the random streams rely o
 import warnings
 
 from numba import config, njit, types
+from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
 
 if config.DISABLE_JIT:      # (a filter, not np.seterr: that is each thread's own; pytest: pyproject.toml)
@@ -56,3 +60,15 @@ def inlined(func):
     """Decorator: copy `func` into each compiled caller before typing (Numba's inline="always"):
     only for the few functions where a paired measurement shows it pays (docs/engine.md)."""
     return njit(inline="always")(func)
+
+
+def bounds_checked(module):
+    """Put in place of each jitted function that `module` (a policy file) defines the same function
+    compiled with Numba's bounds checks: an index out of an array's bounds (mem[404]) raises
+    IndexError, which stops the run with one line, where it would read or write the game array
+    around pub, the options and mem (the hidden piles, the engine's own fields) or memory past it.
+    The built-in policies are compiled without, for their speed. Interpreted, NumPy checks."""
+    for name, value in list(vars(module).items()):
+        if isinstance(value, Dispatcher) and getattr(value.py_func, "__module__", None) == module.__name__:
+            setattr(module, name, type(value)(value.py_func, value.locals,
+                                              {**value.targetoptions, "boundscheck": True}))

@@ -6,16 +6,19 @@ number of options), and the engine calls that entry at the address its entry poi
 game array (X_POLICY), with Numba's own calling convention: an exception the policy raises reaches
 the caller as from any compiled call. The entry hands decide what the engine would have handed it
 (`handed`), so a policy plays exactly as if compiled into the engine; compiling a new policy costs
-its own code only.
+its own code only. pub and the options are handed read-only: a policy that wrote a code into the
+options would have the engine play it, legal or not.
 Interpreted (NUMBA_DISABLE_JIT=1), an address is the number of a Python entry (python_address).
 """
+import numbers
+
 import llvmlite.binding
 import numpy as np
 from llvmlite import ir
 from numba import config, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from fisim.jit.intrinsics import python_meaning, read_only
 from fisim.jit.modes import inlined
@@ -37,10 +40,28 @@ def python_address(entry):
 
 @inlined
 def handed(g, streams, n, seen):
-    """What a policy's decide is handed at a decision of game array g: pub (g's first `seen` ints,
-    read-only: P_SIZE, or SEEN_DECKS for the clairvoyant reference), the n options, its memory
-    and its random stream."""
-    return read_only(g[:seen]), g[OPTS:OPTS + n], g[MEM:MEM + MEM_SIZE], streams[POLICY:POLICY + 1]
+    """What a policy's decide is handed at a decision of game array g: pub (g's first `seen` ints:
+    P_SIZE, or SEEN_DECKS for the clairvoyant reference) and the n options, both read-only, its
+    memory and its random stream."""
+    return read_only(g[:seen]), read_only(g[OPTS:OPTS + n]), g[MEM:MEM + MEM_SIZE], streams[POLICY:POLICY + 1]
+
+
+def chosen(index):
+    """decide's return value as its entry returns it to the engine, which reads an int64.
+    Interpreted, anything but an integer raises here (compiled: `_chosen`)."""
+    if not isinstance(index, numbers.Integral):
+        raise TypeError(f"decide() must return an int, the index of the option chosen, not {type(index).__name__}")
+    return index
+
+
+@overload(chosen)
+def _chosen(index):
+    """An integer of any width as int64; anything else as it is, so that the entry's return type
+    shows it and fisim.jit.runners refuses the policy (a tuple would be written past the int64
+    the engine reads, a float read as an index)."""
+    if isinstance(index, types.Integer):
+        return lambda index: np.int64(index)
+    return lambda index: index
 
 
 @python_meaning(lambda address, g, n, streams: _python_entries[address - 1](g, n, streams))

@@ -19,10 +19,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import config
+from numba import config, types
 
 import fisim
 import policies
+from fisim.errors import EngineError
 from fisim.jit import generated
 from fisim.jit.policy_call import ENTRY_TYPES, export, python_address
 from fisim.rules.state import P_SIZE, R_SIZE, SEEN_DECKS
@@ -46,7 +47,8 @@ class Runner:
     @property
     def address(self):
         """Where the policy's entry is compiled (compiling it, or loading it from the cache, on
-        first use), after the entries of the policies its code plays (PLAYS) are exported."""
+        first use), after the entries of the policies its code plays (PLAYS) are exported. A
+        decide that does not return an int is refused here, before it plays (EngineError)."""
         if self._address is None:
             for played in getattr(self.policy, "PLAYS", ()):
                 exported(played)
@@ -56,6 +58,10 @@ class Runner:
             else:
                 entry.compile(ENTRY_TYPES)
                 result = entry.overloads[ENTRY_TYPES]
+                returned = result.signature.return_type
+                if returned != types.int64:     # (policy_call.chosen made any integer int64)
+                    raise EngineError(f"policy {self.policy.NAME}: decide() must return an int, the index of "
+                                      f"the option chosen, on every path; it returns {returned}")
                 self._address = np.int64(result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
         return self._address
 

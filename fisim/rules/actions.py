@@ -302,7 +302,8 @@ def _add_actions(pub, opts, n):
 @compiled
 def list_options(pub, out, at):
     """Write the legal options of the decision in pub[P_DECISION] to out[at:], in ascending code
-    order; return how many there are."""
+    order; return how many there are: at most MAX_OPTIONS (fisim.rules.options derives it from
+    the variant limits), the room `out` needs."""
     kind = pub[P_DECISION]
     n = at
     if kind == ACTION:

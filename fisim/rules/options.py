@@ -12,6 +12,8 @@ code lists; that is what the differential tests compare. Cells are layout cell n
 0..players-1; kinds are card kinds.
 """
 from fisim.jit.modes import inlined
+from fisim.rules.constants import MAX_PLAYERS, N_TILES, N_TREASURES
+from fisim.rules.variant import PARAMETERS
 
 # Decision kinds (what the engine is asking).
 ACTION = 0    # active player's action phase: actions, END, and special cards by anyone
@@ -43,8 +45,21 @@ TYPE_NAMES = ("end", "pass", "move", "fly", "dive", "nav", "shore", "shore2", "g
               "capture", "heli", "sand", "discard", "swim", "lift-to")
 ACTION_TYPES = (MOVE, FLY, DIVE, NAV, SHORE, SHORE2, GIVE, CAPTURE)   # each costs one action
 
-MAX_OPTIONS = 256   # more than any decision lists: at most 1 + 4 moves + 69 navigations + 5 shores
-                    # + 12 gives + 1 capture + 45 lifts (3 holders x 15 groups) + 48 sandbags
+# The most options a decision lists (the room of the game array's OPTS), derived from the limits a
+# variant may set. The longest list is an action decision's: END, the active player's actions and
+# every holder's special cards. Each term bounds what one part of actions.list_options appends
+# (a grid cell has at most 4 orthogonal neighbours; N_TILES - 1 cells are not one's own):
+_OTHERS = N_TILES - 1
+_ROLE_ACTIONS = max(8 + 9,                                  # Explorer: diagonal moves and shores too
+                    4 + _OTHERS + 5,                        # Pilot: moves, a flight anywhere, shores
+                    _OTHERS + 5,                            # Diver: moves and dives (other cells), shores
+                    4 + (MAX_PLAYERS - 1) * _OTHERS + 5,    # Navigator: moves, each other pawn moved, shores
+                    4 + 5 + 5 * 4 // 2)                     # Engineer: moves, shores, pairs of shores
+_HOLDERS = {key: min(MAX_PLAYERS, PARAMETERS[key].high) for key in ("helicopter_lifts", "sandbags")}
+MAX_OPTIONS = (1 + _ROLE_ACTIONS
+               + N_TREASURES * (MAX_PLAYERS - 1) + 1        # GIVE (a kind to a seat), CAPTURE
+               + _HOLDERS["helicopter_lifts"] * (2 ** MAX_PLAYERS - 1)  # LIFT: per holder, per group of pawns
+               + _HOLDERS["sandbags"] * N_TILES)            # SANDBAG: per holder, per flooded tile
 
 
 TYPE_SHIFT, F1_SHIFT, F2_SHIFT = 24, 16, 8

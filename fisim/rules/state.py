@@ -64,6 +64,8 @@ P_CAUSE = PUB.add("P_CAUSE", 1, "primary cause bit")
 P_SUNK_COUNT = PUB.add("P_SUNK_COUNT", 1, "tiles sunk")
 P_FIRST = PUB.add("P_FIRST", 1, "seat of the first player", SETUP)
 P_ERROR = PUB.add("P_ERROR", 1, "1 + decision kind at which the policy chose an illegal index")
+P_ERROR_INDEX = PUB.add("P_ERROR_INDEX", 1, "that index (held to the int32 range)")
+P_ERROR_N = PUB.add("P_ERROR_N", 1, "how many options that decision offered")
 P_LIFT = PUB.add("P_LIFT", 1, "at a LIFT_DEST decision: the LIFT code (holder, seats) of the "
                  "Helicopter Lift whose destination is asked (0: none)")
 P_LIFT_FROM = PUB.add("P_LIFT_FROM", 1, "the decision kind that lift was chosen at")
@@ -114,6 +116,8 @@ R_SUNK_TILES = RESULT.add("R_SUNK_TILES", 1, "bitmask of the tile ids sunk by th
                           "at random: a cell is a place, a tile id a named tile)")
 R_FIRST_SUNK_TILE = RESULT.add("R_FIRST_SUNK_TILE", 1, "the tile id that sank first (-1: none)")
 R_LAST_SUNK_TILE = RESULT.add("R_LAST_SUNK_TILE", 1, "the tile id that sank last (-1: none)")
+R_ERROR_INDEX = RESULT.add("R_ERROR_INDEX", 1, "an illegal choice's index (held to the int32 range)")
+R_ERROR_N = RESULT.add("R_ERROR_N", 1, "and how many options were offered")
 R_SIZE = RESULT.close(globals()).size
 
 ALL_CELLS = (1 << N_TILES) - 1

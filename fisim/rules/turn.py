@@ -70,6 +70,8 @@ from fisim.rules.state import (
     P_DECIDER,
     P_DECISION,
     P_ERROR,
+    P_ERROR_INDEX,
+    P_ERROR_N,
     P_EXISTS,
     P_FDISC,
     P_FDRAW_N,
@@ -98,6 +100,8 @@ from fisim.rules.state import (
     R_CAUSE,
     R_CONDITIONS,
     R_ERROR,
+    R_ERROR_INDEX,
+    R_ERROR_N,
     R_FIRST,
     R_FIRST_SUNK,
     R_FIRST_SUNK_TILE,
@@ -120,6 +124,7 @@ from fisim.rules.state import (
 )
 
 MAX_TURNS = 10_000
+INT32_MAX = 2**31 - 1
 
 
 @inlined
@@ -145,7 +150,8 @@ def choose(g, rng, kind, decider):
     """List the legal options of a decision and pick one: alone, or by the policy (R-INFO: it
     sees `pub` only, read-only; the clairvoyant reference sees the hidden piles too: its entry
     chooses what it is handed, fisim.engine).
-    Returns the option code, or -1 after an illegal choice (the game is marked ERROR)."""
+    Returns the option code, or -1 after an illegal choice (the game is marked ERROR, with the
+    index returned and n kept for the message)."""
     g[P_DECISION] = kind
     g[P_DECIDER] = decider
     n = list_options(g, g, OPTS)
@@ -155,6 +161,8 @@ def choose(g, rng, kind, decider):
         if i < 0 or i >= n:
             g[P_STATUS] = ERROR
             g[P_ERROR] = kind + 1
+            g[P_ERROR_INDEX] = max(min(i, INT32_MAX), -INT32_MAX - 1)
+            g[P_ERROR_N] = n
             return -1
         record = g[X_DECLOG]
         if record:
@@ -502,6 +510,8 @@ def result_row(g, out):
     for s in range(MAX_PLAYERS):
         out[R_ROLE + s] = g[P_ROLE + s]
     out[R_ERROR] = g[P_ERROR]
+    out[R_ERROR_INDEX] = g[P_ERROR_INDEX]
+    out[R_ERROR_N] = g[P_ERROR_N]
     out[R_SUNK_MASK] = ALL_CELLS & ~g[P_EXISTS]
     out[R_FIRST_SUNK] = g[P_FIRST_SUNK] - 1
     out[R_LAST_SUNK] = g[P_SUNK_CELL] if g[P_SUNK_COUNT] > 0 else -1
