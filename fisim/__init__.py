@@ -46,7 +46,7 @@ def summary(games):
     (a share of all games), `win with` each adventurer (the games whose team included it), `mean
     turns`, `mean treasures` — with its count, games, value and, for a rate, its 95% interval
     (ci_low, ci_high)."""
-    from fisim.simulation import summary as tally
+    from fisim.results.tally import summary as tally
     return tally(games)
 
 
@@ -80,15 +80,15 @@ def load(path):
     """The aggregates of a results store (`fisim sweep`'s directory) as a DataFrame, one row per
     cell: its settings (policy as NAME@VERSION), games, wins, rate, ci_low, ci_high, loss cause
     shares, mean turns and treasures, per adventurer <role>_games, <role>_wins, <role>_rate."""
-    from fisim.store import load as read
+    from fisim.tables import load as read
     return read(path)
 
 
 def load_tiles(path, by="place"):
     """Which tiles decide the game in a results store: per cell and island cell (`by="place"`) or
     named tile (`by="name"`), the shares of games it ended sunk, of losses it caused, of games it
-    sank first, each with its count and 95% interval (see fisim.store.load_tiles)."""
-    from fisim.store import load_tiles as read
+    sank first, each with its count and 95% interval (see fisim.tables.load_tiles)."""
+    from fisim.tables import load_tiles as read
     return read(path, by)
 
 

@@ -10,7 +10,16 @@ import time
 
 import click
 
-from fisim.limits import MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+from fisim.limits import (
+    CHUNK_GAMES,
+    MAX_CHUNK_GAMES,
+    MAX_CHUNKS,
+    MAX_GAME,
+    MAX_REPEAT,
+    MAX_SEED,
+    MAX_SIMULATE_GAMES,
+    max_threads,
+)
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
@@ -26,7 +35,6 @@ RULES_HELP = ("official (the rules as printed) or a switch for another reading o
               "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
               "docs/model.md), combinable with switches; a file's numbers win over solo's.")
 OUT_SUFFIXES = (".parquet", ".csv")
-CHUNK_GAMES = 50_000        # fisim.sweep.CHUNK: the largest chunk of a store (the sweep module loads pandas)
 TABLE_FORMATS = ("text", "csv", "json")
 
 
@@ -180,7 +188,9 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     _check_format(fmt, TABLE_FORMATS)
     _checked(level, players, team, layout, policy, rules)
     from fisim.engine import prepare
-    from fisim.simulation import EngineError, Setting, Tally, write_games
+    from fisim.results.games import write_games
+    from fisim.results.tally import Tally
+    from fisim.simulation import EngineError, Setting
     setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
     tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000 and not quiet
@@ -333,7 +343,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
-    from fisim.store import chunk_count  # (it loads pandas: after the quick checks)
+    from fisim.results.chunks import chunk_count  # (it loads pandas: after the quick checks)
     if chunk_count(limit, chunk_games) > MAX_CHUNKS:
         raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
                         "chunks; play fewer games or raise --chunk-games")

@@ -15,7 +15,8 @@ import pandas as pd
 
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import Z95, wilson
-from fisim.store import StoreError, cell_table, read_store, win_bits
+from fisim.store import StoreError, read_store
+from fisim.tables import cell_table, win_bits
 from policies import seer_notes
 
 AXES = ("layout", "level", "players", "team", "policy", "rules")

@@ -41,7 +41,8 @@ from fisim.files import atomic_write
 from fisim.grid import Cell
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
-from fisim.store import MANIFEST, policy_labels, read_store, win_bits
+from fisim.store import MANIFEST, policy_labels, read_store
+from fisim.tables import win_bits
 from policies import LADDER, labelled, seer_notes, sees_decks
 
 LAYOUT = "standard"

@@ -8,7 +8,7 @@ from test_cli import run
 
 from fisim import agreement as ag
 from fisim.compare import paired_difference
-from fisim.store import load
+from fisim.tables import load
 from policies import load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

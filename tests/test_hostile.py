@@ -21,10 +21,11 @@ import fisim
 from fisim import grid
 from fisim.compare import compare
 from fisim.report import data
+from fisim.results.chunks import chunk_record
 from fisim.rules.config import ConfigError
 from fisim.rules.state import R_SIZE
-from fisim.store import Store, StoreError, chunk_record
-from fisim.sweep import manifest_for, run_sweep
+from fisim.store import Store, StoreError, manifest_for
+from fisim.sweep import run_sweep
 from policies import PolicyError, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

@@ -11,7 +11,7 @@ from test_cli import run
 from fisim import grid, ladder
 from fisim.compare import paired_difference
 from fisim.stats import wilson
-from fisim.store import load
+from fisim.tables import load
 from policies import CLAIRVOYANT_NOTE, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

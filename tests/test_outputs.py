@@ -16,9 +16,10 @@ from test_report import fake_store
 import fisim
 from fisim import grid
 from fisim.compare import compare, paired_difference, pairing
+from fisim.results.games import games_frame, write_games
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS, ROLE_NAMES, TILE_NAMES
-from fisim.simulation import Setting, games_frame, simulate, write_games
+from fisim.simulation import Setting, simulate
 from fisim.stats import Z95
 from fisim.store import Store
 from fisim.sweep import run_sweep

@@ -136,7 +136,8 @@ def test_a_policy_plays_10000_games_over_all_layouts_without_an_illegal_choice(n
 
 
 def test_a_user_policy_file_loads_and_plays(readme_policy):
-    from fisim.simulation import simulate, summary
+    from fisim.results.tally import summary
+    from fisim.simulation import simulate
     frame = simulate(level="novice", players=2, policy=str(readme_policy), games=300, seed=1)
     assert len(frame) == 300
     assert set(frame["policy"]) == {"always-shore@1"}

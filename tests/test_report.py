@@ -16,11 +16,13 @@ import fisim
 from fisim import grid
 from fisim.compare import compare, paired_difference
 from fisim.report import write_report
+from fisim.results.chunks import chunk_record
 from fisim.rules.constants import LEVELS, ROLE_NAMES
 from fisim.rules.state import LOST, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
 from fisim.stats import wilson
-from fisim.store import Store, chunk_record, win_bits
-from fisim.sweep import manifest_for, run_sweep
+from fisim.store import Store, manifest_for
+from fisim.sweep import run_sweep
+from fisim.tables import win_bits
 from policies import load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

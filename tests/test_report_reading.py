@@ -17,7 +17,8 @@ from fisim import grid
 from fisim.compare import paired_difference
 from fisim.report import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
-from fisim.store import Store, win_bits
+from fisim.store import Store
+from fisim.tables import win_bits
 from policies import load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

@@ -17,12 +17,15 @@ from support.commands import in_process
 import fisim
 from fisim import grid
 from fisim.compare import compare, paired_difference
+from fisim.limits import CHUNK_GAMES
 from fisim.report.data import read
+from fisim.results.chunks import chunk_slot
 from fisim.rules.config import ConfigError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
-from fisim.store import chunk_slot, read_store, win_bits
-from fisim.sweep import CHUNK, DaskBackend, LocalBackend, format_table, run_sweep
+from fisim.store import read_store
+from fisim.sweep import DaskBackend, LocalBackend, format_table, run_sweep
+from fisim.tables import win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
@@ -124,7 +127,7 @@ def test_adaptive_ci_stops_at_the_first_step_that_reaches_the_target(tmp_path):
     target = {"ci": 0.0004, "max_games": 1_000_000}
     frame = run_sweep(cells, tmp_path / "ci", 1, target)
     _, chunks = read_store(tmp_path / "ci")
-    steps = [sum(chunk_slot(k, CHUNK)) for k in range(10)]     # 1,000, 2,000, 4,000 ... games
+    steps = [sum(chunk_slot(k, CHUNK_GAMES)) for k in range(10)]     # 1,000, 2,000, 4,000 ... games
     for _, cell in frame.iterrows():
         won = win_bits(chunks, cell["cell"], target)
         assert len(won) == cell["games"] and cell["games"] in steps[1:] and cell["complete"]

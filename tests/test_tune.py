@@ -13,8 +13,9 @@ import pytest
 from fisim.grid import Cell, parse_levels
 from fisim.rules.config import ConfigError, GameConfig, level_order, parse_level
 from fisim.rules.variant import make_variant
-from fisim.store import load, read_store, win_bits
+from fisim.store import read_store
 from fisim.sweep import run_sweep
+from fisim.tables import load, win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 

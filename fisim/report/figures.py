@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from fisim.store import CAUSES
+from fisim.results.games import CAUSES
 
 RATE_LABEL = "computer team's win rate (%)"
 LEVEL_COLOURS = {"novice": "#4daf4a", "normal": "#377eb8", "elite": "#ff7f00", "legendary": "#e41a1c"}

@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 
 from fisim.report import data, figures
+from fisim.results.games import CAUSES
 from fisim.rules.config import SWITCHES, level_position
 from fisim.rules.constants import ROLE_NAMES
 from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
-from fisim.store import CAUSES
 
 HUMAN = "win rates are the computer team's, not a human team's"    # on every figure; in the text once
 
