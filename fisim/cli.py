@@ -23,7 +23,7 @@ from fisim.limits import (
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, labelled, sees_decks
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
@@ -94,20 +94,19 @@ def _setting_options(f):
     return f
 
 
-def _checked(level, players, team, layout, policy, rules):
-    """Validate a setting up front; raise UserError with the one-line reason."""
-    from fisim.rules.config import ConfigError, make_config, parse_level
-    from fisim.rules.layouts import LayoutError, load_layout
-    from policies import PolicyError, load_policy
+def _cell(level, players, team, layout, policy, rules, repeat):
+    """The cell of the setting options, checked up front; UserError with the one-line reason."""
+    from fisim.cell import Cell
+    from fisim.rules.config import ConfigError, parse_level
+    from fisim.rules.layouts import LayoutError
+    from policies import PolicyError
     try:
-        config = make_config(parse_level(level), players, team, rules)
-        island = load_layout(layout)
-        load_policy(policy)
+        cell = Cell.of(parse_level(level), players, team, layout, policy, rules, repeat)
     except (ConfigError, LayoutError, PolicyError) as exc:
         raise UserError(str(exc)) from None
-    if not island.connected:
-        click.echo(f"fisim: note: layout {island.name} is not one connected island", err=True)
-    return config, island
+    if not cell.island.connected:
+        click.echo(f"fisim: note: layout {cell.island.name} is not one connected island", err=True)
+    return cell
 
 
 def _silence_notices(ctx, param, quiet):
@@ -186,20 +185,22 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
         _check_out_file(out)
     _check_threads(threads)
     _check_format(fmt, TABLE_FORMATS)
-    _checked(level, players, team, layout, policy, rules)
+    cell = _cell(level, players, team, layout, policy, rules, repeat)
+    from fisim.cell import play_chunks
     from fisim.engine import prepare
+    from fisim.errors import EngineError
     from fisim.results.games import write_games
     from fisim.results.tally import Tally
-    from fisim.simulation import EngineError, Setting
-    setting = Setting(level, players, team, layout, policy, rules, seed, repeat)
+    from fisim.simulation import frames
+    from policies import load_policy
     tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000 and not quiet
-    prepare([setting.policy])       # a first run compiles here: the bar counts games only
+    prepare([load_policy(cell.policy)])       # a first run compiles here: the bar counts games only
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
-        chunks = setting.play_chunks(games, threads, progress=bar.update, tally=tally)
+        chunks = tally.adding(play_chunks(cell, seed, 0, games, threads, bar.update))
         try:
             if out:
-                write_games(out, (setting.frame(rows, lo) for lo, rows in chunks))
+                write_games(out, frames(cell, seed, chunks))
             else:
                 for _ in chunks:
                     pass
@@ -207,7 +208,7 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
             raise UserError(str(exc)) from None
         except OSError as exc:
             raise _failure(exc) from None
-    click.echo(_simulate_output(setting, tally, fmt))
+    click.echo(_simulate_output(cell, seed, tally, fmt))
     if out:
         click.echo(f"fisim: wrote {tally.games:,} games, one row each, to {out}", err=True)
 
@@ -217,12 +218,10 @@ def _check_format(fmt, choices):
         raise UserError(f"unknown --format {fmt!r}; choose one of: {', '.join(choices)}")
 
 
-def _simulate_output(setting, tally, fmt):
+def _simulate_output(cell, seed, tally, fmt):
     """The results of `fisim simulate` as text for people, or one row per rate as CSV or JSON."""
-    config = setting.config
-    labels = {"layout": setting.island.name, "level": config.level, "players": config.players,
-              "team": "+".join(config.team) if config.team else "random", "policy": setting.policy_label,
-              "rules": config.rules_label, "seed": setting.seed, "repeat": setting.repeat}
+    labels = {"layout": cell.island.name, "level": cell.level, "players": cell.players, "team": cell.team_label,
+              "policy": cell.policy_label, "rules": cell.rules_label, "seed": seed, "repeat": cell.repeat}
     rates = tally.rates()
     if fmt != "text":
         import pandas as pd
@@ -233,14 +232,14 @@ def _simulate_output(setting, tally, fmt):
     lines = [
         f"{tally.games:,} games: {labels['layout']}, {labels['level']}, {labels['players']} players, "
         f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}"
-        + (f", repeat {setting.repeat}" if setting.repeat else ""),
+        + (f", repeat {cell.repeat}" if cell.repeat else ""),
         f"win rate  {100 * win['rate']:6.2f}%   95% CI {100 * win['ci_low']:.2f}-{100 * win['ci_high']:.2f}%   "
         f"({tally.wins:,} wins; the computer team's rate, not a human one)",
         "losses (share of all games, 95% CI):",
     ]
     for _, r in rates[rates["measure"] == "loss"].iterrows():
         lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
-    if config.team is None:
+    if cell.team is None:
         lines.append("win rate of the games with each adventurer in the team (95% CI, games):")
         for _, r in rates[rates["measure"] == "win with"].iterrows():
             lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"
@@ -273,20 +272,20 @@ class _Null:
 @_quiet_option()
 def replay(level, players, team, layout, policy, rules, seed, repeat, game, quiet):
     """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
-    config, island = _checked(level, players, team, layout, policy, rules)
+    cell = _cell(level, players, team, layout, policy, rules, repeat)
     from fisim import engine
-    from fisim.simulation import EngineError, check_games
+    from fisim.cell import check_games
+    from fisim.errors import EngineError
     from fisim.transcript import format_transcript
-    from policies import full_name, load_policy
-    pol = load_policy(policy)
+    from policies import load_policy
+    island, policy = cell.island, load_policy(cell.policy)
     try:
-        rec = engine.record(island, config, pol, seed, game, repeat=repeat)
-        check_games(rec.result[None, :], pol.NAME, game)
+        rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
+        check_games(rec.result[None, :], policy.NAME, game)
     except EngineError as exc:
         raise UserError(str(exc)) from None
-    title = (f"Game {game} of seed {seed}: {island.name}, {config.level}, {config.players} players, "
-             f"policy {labelled(full_name(pol))}, rules {config.rules_label}"
-             + (f", repeat {repeat}" if repeat else ""))
+    title = (f"Game {game} of seed {seed}: {island.name}, {cell.level}, {cell.players} players, "
+             f"policy {cell.policy_label}, rules {cell.rules_label}" + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
 
 
@@ -412,7 +411,7 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         raise UserError(str(exc)) from None
     from fisim import ladder as skill
     if not quiet:
-        from fisim.simulation import EngineError
+        from fisim.errors import EngineError
         from policies import PolicyError
         try:
             click.echo(skill.plan_text(levels_list, players, [named(p) for p in policies], games,
@@ -467,7 +466,6 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
     from fisim.rules.config import ConfigError, level_label
-    from policies import full_name, load_policy
     tuning = importlib.import_module("fisim.tune")     # the module: fisim.tune is the API's function
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
@@ -482,12 +480,12 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
         raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
     if param == tuning.START_LEVEL:
         level = level_label(1)      # the setting is checked at the lowest start, below any skull, not at a default
-    _checked(level, players, team, layout, policy, rules)
+    _cell(level, players, team, layout, policy, rules, repeat)
     try:
         base, values = tuning.setting(param, level, players, team, layout, policy, rules, repeat, values_text)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
-    from fisim.simulation import EngineError
+    from fisim.errors import EngineError
     from fisim.store import StoreError
 
     def note(text):
@@ -508,7 +506,7 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
         click.echo(_table_text(result.table(), fmt))
         return
     setting = (f"{base.layout_label}, {'' if param == tuning.START_LEVEL else base.level + ', '}{players} players, "
-               f"team {base.team_label}, policy {labelled(full_name(load_policy(policy)))}, rules {base.rules_label}, "
+               f"team {base.team_label}, policy {base.policy_label}, rules {base.rules_label}, "
                f"seed {seed}"
                + (f", repeat {repeat}" if repeat else ""))
     click.echo(tuning.format_tuning(result, setting))
@@ -520,7 +518,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
     """fisim.sweep.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
     terminal and not `quiet`), one-line errors, and a Ctrl-C that keeps the finished chunks; the
     store's table of cells."""
-    from fisim.simulation import EngineError
+    from fisim.errors import EngineError
     from fisim.store import StoreError
     from fisim.sweep import CLUSTER_EXTRA, BackendError, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
     total = target["games"] * len(cells) if "games" in target else None

@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from fisim.cell import Cell, play
 from fisim.compare import paired_difference, pairing
 from fisim.files import atomic_write
-from fisim.grid import Cell
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, policy_labels, read_store
@@ -373,15 +373,11 @@ def games_per_second(policy, level, players, seed=0):
     """One core's speed at playing `policy`'s games of a ladder setting, measured here: games 0, 1,
     ... played (and not stored) in doubling batches for PILOT_SECONDS, after one game that loads
     or compiles the code."""
-    from fisim import engine
-    from fisim.rules.layouts import load_layout
-    from policies import load_policy
-    layout, loaded = load_layout(LAYOUT), load_policy(policy)
-    config = Cell(LAYOUT, level, players, None, policy, ()).config
-    engine.play_batch(layout, config, loaded, seed, 0, 1, threads=1)
+    cell = Cell(LAYOUT, level, players, None, policy, ())
+    play(cell, seed, 0, 1, threads=1)
     played, batch, start = 0, 1, time.perf_counter()
     while time.perf_counter() - start < PILOT_SECONDS:
-        engine.play_batch(layout, config, loaded, seed, played, batch, threads=1)
+        play(cell, seed, played, batch, threads=1)
         played, batch = played + batch, batch * 2
     return played / (time.perf_counter() - start)
 

@@ -7,12 +7,13 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 """
 import gc
 
+from fisim.cell import play
 from fisim.limits import CHUNK_GAMES
 from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole
-from fisim.rules.layouts import load_layout
+from fisim.results.games import games_frame
 from fisim.store import CHUNK_NAME, Store, manifest_for
 from fisim.tables import load
-from policies import full_name, labelled, seer_notes
+from policies import seer_notes
 
 CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
 DASK_TIMEOUT = 10       # seconds a Dask scheduler has to answer
@@ -34,16 +35,9 @@ class Interrupted(KeyboardInterrupt):
 def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None):
     """Play chunk `chunk` of a cell, games first..first+size-1: its aggregate record and, with
     per_game, its per-game frame. `progress(k)` as each block of k games finishes."""
-    from fisim import engine
-    from fisim.results.games import games_frame
-    from fisim.simulation import check_games
-    from policies import load_policy
-    policy = load_policy(cell.policy)
-    layout = load_layout(cell.layout)
-    rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress, cell.repeat)
-    check_games(rows, policy.NAME, first)
-    label = labelled(full_name(policy))
-    frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first, cell.repeat) if per_game else None
+    rows = play(cell, seed, first, size, threads, progress)
+    frame = (games_frame(rows, cell.config, cell.layout_label, cell.policy_label, seed, first, cell.repeat)
+             if per_game else None)
     return chunk_record(cell.key, chunk, first, rows), frame
 
 
@@ -96,7 +90,7 @@ class DaskBackend:
         """Each chunk's (record, frame) as it arrives; progress(games) then."""
         from dask.distributed import as_completed
 
-        from fisim.simulation import EngineError
+        from fisim.errors import EngineError
         from policies import PolicyError
         futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)
                    for cell, chunk, first, size in tasks]

@@ -26,7 +26,8 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from fisim.grid import Cell, cell_with_number, parse_layouts, parse_policies
+from fisim.cell import Cell
+from fisim.grid import cell_with_number, parse_layouts, parse_policies
 from fisim.limits import CHUNK_GAMES, cut_range, is_whole
 from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
 from fisim.rules.config import ConfigError, level_label, make_config, parse_level
@@ -164,8 +165,7 @@ def setting(param, level="normal", players=3, team=None, layout="standard", poli
     naming a bad parameter, setting or value."""
     check_param(param)
     config = make_config(parse_level(level), players, team, (rules,) if isinstance(rules, str) else rules)
-    base = Cell(parse_layouts(layout)[0], parse_level(level), players, config.team, parse_policies(policy)[0],
-                tuple(sorted(config.switches)), config.variant, repeat)
+    base = Cell.of_config(config, parse_layouts(layout)[0], parse_policies(policy)[0], repeat)
     allowed = allowed_values(base, param)
     if values is None:
         values = allowed

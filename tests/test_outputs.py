@@ -15,11 +15,12 @@ from test_report import fake_store
 
 import fisim
 from fisim import grid
+from fisim.cell import Cell, play, play_chunks
 from fisim.compare import compare, paired_difference, pairing
 from fisim.results.games import games_frame, write_games
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS, ROLE_NAMES, TILE_NAMES
-from fisim.simulation import Setting, simulate
+from fisim.simulation import frames, simulate
 from fisim.stats import Z95
 from fisim.store import Store
 from fisim.sweep import run_sweep
@@ -103,17 +104,17 @@ def test_simulate_prints_each_adventurers_win_rate_and_machine_readable_rates():
 
 
 def test_the_game_frame_names_teams_as_a_loop_over_games_would():
-    setting = Setting(players=4, policy="random", seed=1)
-    rows = next(setting.play_chunks(5000))[1]
-    frame = games_frame(rows, setting.config, "standard", setting.policy_label, 1, 0)
+    cell = Cell.of(players=4, policy="random")
+    rows = play(cell, 1, 0, 5000)
+    frame = games_frame(rows, cell.config, "standard", cell.policy_label, 1, 0)
     names = np.array(ROLE_NAMES)
     assert frame["team"].astype(str).tolist() == ["+".join(names[r]) for r in rows[:, 8:12]]
     assert frame["level"].dtype == pd.CategoricalDtype(list(LEVELS), ordered=True)
 
 
 def test_out_is_written_chunk_by_chunk_and_never_half(tmp_path):
-    setting = Setting(players=3, policy="random", seed=2)
-    chunks = [setting.frame(rows, lo) for lo, rows in setting.play_chunks(3000, chunk=700)]
+    cell = Cell.of(players=3, policy="random")
+    chunks = list(frames(cell, 2, play_chunks(cell, 2, 0, 3000, chunk=700)))
     assert len(chunks) == 5
     whole = simulate(players=3, policy="random", seed=2, games=3000)
     for name in ("games.parquet", "games.csv"):

@@ -156,7 +156,8 @@ def test_the_registry_has_versions_and_refuses_unknown_names_and_versions():
 
 def _simulate_error(policy):
     """The EngineError message of a 5-game simulation for 2 players with the policy file `policy`."""
-    from fisim.simulation import EngineError, simulate
+    from fisim.errors import EngineError
+    from fisim.simulation import simulate
     with pytest.raises(EngineError) as info:
         simulate(players=2, policy=str(policy), games=5)
     return str(info.value)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fisim import engine
-from fisim.grid import Cell
+from fisim.cell import Cell
 from fisim.rules import events as ev
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout

@@ -16,6 +16,7 @@ from support.commands import in_process
 
 import fisim
 from fisim import grid
+from fisim.cell import Cell
 from fisim.compare import compare, paired_difference
 from fisim.limits import CHUNK_GAMES
 from fisim.report.data import read
@@ -355,7 +356,7 @@ def test_set_axes_give_one_cell_per_value_each_changing_one_rule_number():
     axes = grid.parse_sets(["waters_rise=2..4", "hand_limit=4,6,5"])
     assert axes == [("waters_rise", [2, 3, 4]), ("hand_limit", [4, 6, 5])]
     items = grid.with_axes(grid.parse_rules("official,solo"), axes)
-    labels = [grid.Cell("standard", "normal", 1, None, "random", grid._switches_of(r), grid._variant_of(r)).rules_label
+    labels = [Cell("standard", "normal", 1, None, "random", grid._switches_of(r), grid._variant_of(r)).rules_label
               for r in items]
     assert labels == ["official", "solo", "waters_rise=2", "waters_rise=4", "hand_limit=4", "hand_limit=6",
                       "solo+waters_rise=2", "solo+waters_rise=4", "solo+hand_limit=4", "solo+hand_limit=6",

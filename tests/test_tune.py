@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fisim.grid import Cell, parse_levels
+from fisim.cell import Cell
+from fisim.grid import parse_levels
 from fisim.rules.config import ConfigError, GameConfig, level_order, parse_level
 from fisim.rules.variant import make_variant
 from fisim.store import read_store

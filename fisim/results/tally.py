@@ -32,6 +32,13 @@ class Tally:
         self.role_wins += np.bincount(won_roles[won_roles >= 0], minlength=N_ROLES)
         return self
 
+    def adding(self, chunks):
+        """Yield chunks (first game, result rows) as they come, each added to the tally on its way:
+        a caller that writes the rows out counts them as it goes."""
+        for first_game, rows in chunks:
+            self.add(rows)
+            yield first_game, rows
+
     @classmethod
     def of_games(cls, frame):
         """The tally of a frame of per-game rows (simulate's, or a store's games/)."""
