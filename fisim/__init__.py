@@ -62,8 +62,8 @@ def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", te
     plays `games` games (default 20,000), or with `ci` until its interval's half-width is at most
     `ci` (at most `max_games`). The store resumes and extends as the command's does. `report`:
     also write out/report/ (HTML, Markdown, figures). A bad value raises ConfigError in one line."""
+    from fisim.errors import ConfigError
     from fisim.grid import sweep_cells
-    from fisim.rules.config import ConfigError
     from fisim.sweep import LocalBackend, run_sweep
     if games is not None and ci is not None:
         raise ConfigError("give games or ci, not both")
@@ -118,7 +118,7 @@ def tune(param, target, *, values=None, level="normal", players=3, team=None, la
     fisim.tune Tuning: `answer`, `settled` (closer to the target than both neighbours at 95%
     confidence), and `table()`, a DataFrame of every value probed with its games, rate and 95%
     interval."""
-    from fisim.rules.config import ConfigError
+    from fisim.errors import ConfigError
     from fisim.tune import setting
     from fisim.tune import tune as search
     if not 0 < target < 1:

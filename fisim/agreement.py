@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from fisim.compare import AXES, paired_difference
+from fisim.errors import StoreError
 from fisim.stats import wilson
-from fisim.store import StoreError, read_store
+from fisim.store import read_store
 from fisim.tables import cell_table, win_bits
 
 POOLED = "all"

@@ -10,6 +10,7 @@ import time
 
 import click
 
+from fisim.errors import ConfigError, FisimError
 from fisim.limits import (
     CHUNK_GAMES,
     MAX_CHUNK_GAMES,
@@ -22,8 +23,9 @@ from fisim.limits import (
 )
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
+from fisim.rules.layouts import LayoutError
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, sees_decks
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LADDER, LEGAL, REPLAYS_ALIKE, PolicyError, sees_decks
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
                "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
@@ -38,34 +40,20 @@ OUT_SUFFIXES = (".parquet", ".csv")
 TABLE_FORMATS = ("text", "csv", "json")
 
 
-class UserError(click.ClickException):
-    """A bad input: one line, exit status 2."""
-
-    exit_code = 2
-
-
-def _failure(exc):
-    """A run that failed for a reason outside its input (a full disk, a lost cluster): one line, exit 1."""
-    if isinstance(exc, OSError):
-        where = f" {exc.filename}" if exc.filename else ""
-        return click.ClickException(f"cannot write{where}: {exc.strerror or exc}")
-    return click.ClickException(str(exc))
-
-
 def _check_threads(threads):
     if threads is not None and threads > max_threads():
-        raise UserError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
+        raise ConfigError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
 
 
 def _check_out_file(out):
     """Refuse an --out file that cannot be written, before any game is played."""
     folder = os.path.dirname(os.path.abspath(out))
     if os.path.isdir(out):
-        raise UserError(f"--out {out} is a directory; give a file name ending in .parquet or .csv")
+        raise ConfigError(f"--out {out} is a directory; give a file name ending in .parquet or .csv")
     if not os.path.isdir(folder):
-        raise UserError(f"--out {out}: the directory {folder} does not exist")
+        raise ConfigError(f"--out {out}: the directory {folder} does not exist")
     if not os.access(folder, os.W_OK):
-        raise UserError(f"--out {out}: the directory {folder} is not writable")
+        raise ConfigError(f"--out {out}: the directory {folder} is not writable")
 
 
 def _setting_options(f):
@@ -95,15 +83,10 @@ def _setting_options(f):
 
 
 def _cell(level, players, team, layout, policy, rules, repeat):
-    """The cell of the setting options, checked up front; UserError with the one-line reason."""
+    """The cell of the setting options, checked up front."""
     from fisim.cell import Cell
-    from fisim.rules.config import ConfigError, parse_level
-    from fisim.rules.layouts import LayoutError
-    from policies import PolicyError
-    try:
-        cell = Cell.of(parse_level(level), players, team, layout, policy, rules, repeat)
-    except (ConfigError, LayoutError, PolicyError) as exc:
-        raise UserError(str(exc)) from None
+    from fisim.rules.config import parse_level
+    cell = Cell.of(parse_level(level), players, team, layout, policy, rules, repeat)
     if not cell.island.connected:
         click.echo(f"fisim: note: layout {cell.island.name} is not one connected island", err=True)
     return cell
@@ -180,7 +163,7 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     """Play GAMES games of one setting and print the win rate, loss causes, each adventurer's win
     rate, turns and treasures."""
     if out is not None and not out.endswith(OUT_SUFFIXES):
-        raise UserError(f"--out {out}: the file name must end in .parquet or .csv")
+        raise ConfigError(f"--out {out}: the file name must end in .parquet or .csv")
     if out is not None:
         _check_out_file(out)
     _check_threads(threads)
@@ -188,7 +171,6 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     cell = _cell(level, players, team, layout, policy, rules, repeat)
     from fisim.cell import play_chunks
     from fisim.engine import prepare
-    from fisim.errors import EngineError
     from fisim.results.games import write_games
     from fisim.results.tally import Tally
     from fisim.simulation import frames
@@ -198,16 +180,11 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     prepare([load_policy(cell.policy)])       # a first run compiles here: the bar counts games only
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
         chunks = tally.adding(play_chunks(cell, seed, 0, games, threads, bar.update))
-        try:
-            if out:
-                write_games(out, frames(cell, seed, chunks))
-            else:
-                for _ in chunks:
-                    pass
-        except EngineError as exc:
-            raise UserError(str(exc)) from None
-        except OSError as exc:
-            raise _failure(exc) from None
+        if out:
+            write_games(out, frames(cell, seed, chunks))
+        else:
+            for _ in chunks:
+                pass
     click.echo(_simulate_output(cell, seed, tally, fmt))
     if out:
         click.echo(f"fisim: wrote {tally.games:,} games, one row each, to {out}", err=True)
@@ -215,7 +192,7 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
 
 def _check_format(fmt, choices):
     if fmt not in choices:
-        raise UserError(f"unknown --format {fmt!r}; choose one of: {', '.join(choices)}")
+        raise ConfigError(f"unknown --format {fmt!r}; choose one of: {', '.join(choices)}")
 
 
 def _simulate_output(cell, seed, tally, fmt):
@@ -275,15 +252,11 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     cell = _cell(level, players, team, layout, policy, rules, repeat)
     from fisim import engine
     from fisim.cell import check_games
-    from fisim.errors import EngineError
     from fisim.transcript import format_transcript
     from policies import load_policy
     island, policy = cell.island, load_policy(cell.policy)
-    try:
-        rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
-        check_games(rec.result[None, :], policy.NAME, game)
-    except EngineError as exc:
-        raise UserError(str(exc)) from None
+    rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
+    check_games(rec.result[None, :], policy.NAME, game)
     title = (f"Game {game} of seed {seed}: {island.name}, {cell.level}, {cell.players} players, "
              f"policy {cell.policy_label}, rules {cell.rules_label}" + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
@@ -328,24 +301,20 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
-    from fisim.rules.config import ConfigError
     from policies import DEFAULT
     if games is not None and ci is not None:
-        raise UserError("give --games or --ci, not both")
+        raise ConfigError("give --games or --ci, not both")
     if scheduler and dask_local:
-        raise UserError("give --scheduler or --dask-local, not both")
+        raise ConfigError("give --scheduler or --dask-local, not both")
     if ci is not None and not 0 < ci <= 0.5:
-        raise UserError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
+        raise ConfigError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
     target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
     limit = target.get("games", max_games)
-    try:
-        cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
+    cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
     from fisim.results.chunks import chunk_count  # (it loads pandas: after the quick checks)
     if chunk_count(limit, chunk_games) > MAX_CHUNKS:
-        raise UserError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
-                        "chunks; play fewer games or raise --chunk-games")
+        raise ConfigError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
+                          "chunks; play fewer games or raise --chunk-games")
     if not (scheduler or dask_local):
         _check_threads(threads)
     from fisim.sweep import format_table
@@ -386,39 +355,30 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
     It prints its plan first: the games per policy and the time they take at speeds measured here."""
     from fisim import grid
-    from fisim.rules.config import ConfigError
     if clairvoyant is not None and no_clairvoyant:
-        raise UserError("give --clairvoyant N or --no-clairvoyant, not both")
+        raise ConfigError("give --clairvoyant N or --no-clairvoyant, not both")
     if not no_deals and deals > games:
-        raise UserError(f"--deals {deals} needs --games of at least {deals}: every ladder policy plays each "
-                        "replayed deal (or give --no-deals)")
+        raise ConfigError(f"--deals {deals} needs --games of at least {deals}: every ladder policy plays each "
+                          "replayed deal (or give --no-deals)")
     _check_threads(threads)
-    try:
-        policies = grid.parse_policies(policies_text)
-        seers = [p for p in policies if sees_decks(p)]
-        if seers:
-            raise ConfigError(f"--policies lists {seers[0]}, which is not a legal player; the clairvoyant "
-                              "reference is --clairvoyant N")
-        if not no_clairvoyant:
-            policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
-        levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
-        replayers = [] if no_deals else grid.parse_policies(replayer)
-        alike = next((p for p in replayers if p.partition(":")[0] in REPLAYS_ALIKE), None)
-        if alike:
-            raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
-                              "the same game; choose a stochastic policy, such as search:8, passive or random")
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
+    policies = grid.parse_policies(policies_text)
+    seers = [p for p in policies if sees_decks(p)]
+    if seers:
+        raise ConfigError(f"--policies lists {seers[0]}, which is not a legal player; the clairvoyant "
+                          "reference is --clairvoyant N")
+    if not no_clairvoyant:
+        policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
+    levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
+    replayers = [] if no_deals else grid.parse_policies(replayer)
+    alike = next((p for p in replayers if p.partition(":")[0] in REPLAYS_ALIKE), None)
+    if alike:
+        raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
+                          "the same game; choose a stochastic policy, such as search:8, passive or random")
     from fisim import ladder as skill
     if not quiet:
-        from fisim.errors import EngineError
-        from policies import PolicyError
-        try:
-            click.echo(skill.plan_text(levels_list, players, [named(p) for p in policies], games,
-                                       [named(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
-                       err=True)
-        except (EngineError, PolicyError) as exc:
-            raise UserError(str(exc)) from None
+        click.echo(skill.plan_text(levels_list, players, [named(p) for p in policies], games,
+                                   [named(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
+                   err=True)
 
     _run_cells(skill.ladder_cells(levels_list, players, [named(p) for p in policies]),
                os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,
@@ -426,15 +386,9 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     for name in replayers:
         _run_cells(skill.deal_cells(levels_list, players, named(name), repeats), os.path.join(out, skill.DEALS_STORE),
                    seed, {"games": deals}, per_game=True, threads=threads, quiet=quiet)
-    from fisim.store import StoreError
-    try:
-        tables = skill.read_ladder(out)
-        text = skill.format_ladder(tables)
-        written = skill.write_outputs(out, tables, text)
-    except StoreError as exc:
-        raise UserError(str(exc)) from None
-    except OSError as exc:
-        raise _failure(exc) from None
+    tables = skill.read_ladder(out)
+    text = skill.format_ladder(tables)
+    written = skill.write_outputs(out, tables, text)
     click.echo(text)
     click.echo(f"results: {out} ({', '.join(p.name for p in written)})")
 
@@ -465,28 +419,20 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
          threads, fmt, quiet):
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
-    from fisim.rules.config import ConfigError, level_label
+    from fisim.rules.config import level_label
     tuning = importlib.import_module("fisim.tune")     # the module: fisim.tune is the API's function
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
     if not 0 < target < 1:
-        raise UserError(f"--target {target}: give a win rate strictly between 0 and 1, such as 0.5")
-    try:
-        tuning.check_param(param)
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
+        raise ConfigError(f"--target {target}: give a win rate strictly between 0 and 1, such as 0.5")
+    tuning.check_param(param)
     given = click.get_current_context().get_parameter_source("level") != click.core.ParameterSource.DEFAULT
     if param == tuning.START_LEVEL and given:
-        raise UserError("--level with --param start_level: the starting level is what is tuned; leave --level out")
+        raise ConfigError("--level with --param start_level: the starting level is what is tuned; leave --level out")
     if param == tuning.START_LEVEL:
         level = level_label(1)      # the setting is checked at the lowest start, below any skull, not at a default
     _cell(level, players, team, layout, policy, rules, repeat)
-    try:
-        base, values = tuning.setting(param, level, players, team, layout, policy, rules, repeat, values_text)
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
-    from fisim.errors import EngineError
-    from fisim.store import StoreError
+    base, values = tuning.setting(param, level, players, team, layout, policy, rules, repeat, values_text)
 
     def note(text):
         if not quiet:
@@ -495,10 +441,6 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
     try:
         result = tuning.tune(base, param, target, values, max_games, out, seed, threads, note,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
-    except (StoreError, EngineError) as exc:
-        raise UserError(str(exc)) from None
-    except OSError as exc:
-        raise _failure(exc) from None
     except KeyboardInterrupt:
         click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume", err=True)
         sys.exit(130)
@@ -518,9 +460,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
     """fisim.sweep.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
     terminal and not `quiet`), one-line errors, and a Ctrl-C that keeps the finished chunks; the
     store's table of cells."""
-    from fisim.errors import EngineError
-    from fisim.store import StoreError
-    from fisim.sweep import CLUSTER_EXTRA, BackendError, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
+    from fisim.sweep import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     warm(cells)     # a first run compiles here: the bar and its ETA count games only
@@ -538,7 +478,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
             try:
                 import distributed  # noqa: F401  (sets up its log handlers, quietened here)
             except ImportError:
-                raise UserError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
+                raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
             for handler in logging.getLogger("distributed").handlers:
                 handler.setLevel(logging.CRITICAL)
         try:
@@ -546,10 +486,6 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
                              note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
-        except (StoreError, EngineError) as exc:
-            raise UserError(str(exc)) from None
-        except (BackendError, OSError) as exc:
-            raise _failure(exc) from None
         except KeyboardInterrupt as exc:
             bar.close()
             kept = f"{exc.kept:,} games (the finished chunks)" if isinstance(exc, Interrupted) else "finished chunks"
@@ -559,18 +495,8 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
 
 def _write_report(directory, out, formats, title):
     from fisim.report import parse_formats, write_report
-    from fisim.store import StoreError
-    try:
-        formats = parse_formats(formats)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    try:
-        written = write_report(directory, out, formats, title,
-                               warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
-    except StoreError as exc:
-        raise UserError(str(exc)) from None
-    except OSError as exc:
-        raise _failure(exc) from None
+    written = write_report(directory, out, parse_formats(formats), title,
+                           warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
     grouped = {"figures": "figure files", "tables": "table files"}
     named = [p.name for p in written if p.parent.name not in grouped]
     named += [f"{n} {what}" for folder, what in grouped.items() if (n := sum(p.parent.name == folder for p in written))]
@@ -604,59 +530,53 @@ def compare(directory, by, fmt, agreement):
     """Paired differences between cells of a sweep that differ only in one setting."""
     from fisim.compare import BY, format_comparison
     from fisim.compare import compare as run
-    from fisim.store import StoreError
     if by not in BY:
-        raise UserError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+        raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     _check_format(fmt, TABLE_FORMATS)
     pair = _agreement_pair(agreement, by) if agreement is not None else None
-    try:
-        if pair:
-            from fisim.agreement import format_agreement, rank_agreement
-            result = rank_agreement(directory, by, pair)
-            click.echo(format_agreement(result) if fmt == "text" else _table_text(result.items, fmt))
-            return
-        frame = run(directory, by)
-    except StoreError as exc:
-        raise UserError(str(exc)) from None
+    if pair:
+        from fisim.agreement import format_agreement, rank_agreement
+        result = rank_agreement(directory, by, pair)
+        click.echo(format_agreement(result) if fmt == "text" else _table_text(result.items, fmt))
+        return
+    frame = run(directory, by)
     click.echo(format_comparison(frame, by) if fmt == "text" else _table_text(frame, fmt))
 
 
 def _agreement_pair(text, by):
-    """The two policies of --agreement A,B as their cells name them, or a UserError."""
-    from policies import PolicyError
+    """The two policies of --agreement A,B as their cells name them, or a ConfigError."""
     if by in ("policy", "role"):
-        raise UserError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
-                        "choose layout, level, players, team or rules")
+        raise ConfigError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
+                          "choose layout, level, players, team or rules")
     names = [p.strip() for p in text.split(",")]
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise UserError(f"--agreement takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
+        raise ConfigError(f"--agreement takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
     try:
         return [named(p) for p in names]
     except PolicyError as exc:
-        raise UserError(f"--agreement: {exc}") from None
+        raise ConfigError(f"--agreement: {exc}") from None
 
 
 @cli.command()
 @click.argument("name", required=False)
 def layouts(name):
     """List the built-in islands, or draw one (NAME may also be a layout file, to check it)."""
-    from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, builtin_layout, load_layout
+    from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout, load_layout
     if name is None:
         for n in BUILTIN_NAMES:
             shape = builtin_layout(n)
             click.echo(f"{n:<26}{len(shape.rows[0])}x{len(shape.rows)}")
         return
-    try:
-        shape = load_layout(name)
-    except LayoutError as exc:
-        raise UserError(str(exc)) from None
+    shape = load_layout(name)
     click.echo(f"{shape.name}: {len(shape.cells)} tiles, "
                f"{'one connected island' if shape.connected else 'NOT one connected island'}")
     click.echo(shape.draw())
 
 
 def main(argv=None):
-    """Entry point: click's own usage errors become one line and exit status 2, like ours."""
+    """Entry point: an error fisim explains (fisim.errors.FisimError; a layout's LayoutError and a
+    policy's PolicyError, bad input too) ends in one line on stderr and its exit status, as do
+    click's own usage errors; a file that cannot be written, in one line and exit status 1."""
     try:
         cli.main(args=argv, prog_name="fisim", standalone_mode=False)
     except click.UsageError as exc:
@@ -669,3 +589,10 @@ def main(argv=None):
     except click.exceptions.Abort:
         click.echo("fisim: interrupted", err=True)
         sys.exit(130)
+    except (FisimError, LayoutError, PolicyError) as exc:
+        click.echo(f"fisim: error: {exc}", err=True)
+        sys.exit(getattr(exc, "exit_status", FisimError.exit_status))
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        click.echo(f"fisim: error: cannot write{where}: {exc.strerror or exc}", err=True)
+        sys.exit(1)

@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import fisim
+from fisim.errors import StoreError
 from fisim.files import atomic_write
 from fisim.limits import CHUNK_GAMES
 from fisim.results.chunks import CHUNK_COLUMNS, TILE_COUNTS, chunk_slot, planned_games
@@ -62,10 +63,6 @@ MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", 
                  "per_game", "cells")
 DESCRIPTION_KEYS = {"cell", "settings", "roles", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
 CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
-
-
-class StoreError(ValueError):
-    """A results directory fisim cannot use; the message says why."""
 
 
 class ChunkError(StoreError):

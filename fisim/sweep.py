@@ -8,6 +8,7 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 import gc
 
 from fisim.cell import play
+from fisim.errors import BackendError, EngineError
 from fisim.limits import CHUNK_GAMES
 from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole
 from fisim.results.games import games_frame
@@ -17,10 +18,6 @@ from policies import seer_notes
 
 CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
 DASK_TIMEOUT = 10       # seconds a Dask scheduler has to answer
-
-
-class BackendError(RuntimeError):
-    """The Dask cluster could not be reached, or failed during the sweep."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -90,7 +87,6 @@ class DaskBackend:
         """Each chunk's (record, frame) as it arrives; progress(games) then."""
         from dask.distributed import as_completed
 
-        from fisim.errors import EngineError
         from policies import PolicyError
         futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)
                    for cell, chunk, first, size in tasks]

@@ -4,6 +4,7 @@ tile (`fisim.load_tiles`), and a cell's per-game wins, each from the chunks that
 import numpy as np
 import pandas as pd
 
+from fisim.errors import ConfigError
 from fisim.position import TILE_CODES
 from fisim.results.chunks import TILE_COUNTS, counted, per_game_wins
 from fisim.results.games import CAUSES
@@ -68,7 +69,7 @@ def load_tiles(path, by="place"):
     `games`), each with its count and Wilson 95% interval (<measure>, <measure>_share, _low,
     _high)."""
     if by not in TILE_COUNTS:
-        raise ValueError(f"load_tiles: by must be one of {', '.join(map(repr, TILE_COUNTS))}, not {by!r}")
+        raise ConfigError(f"load_tiles: by must be one of {', '.join(map(repr, TILE_COUNTS))}, not {by!r}")
     return tile_table(*read_store(path), by)
 
 

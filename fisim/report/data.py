@@ -19,13 +19,14 @@ import numpy as np
 import pandas as pd
 
 from fisim.compare import paired_difference, pairing
+from fisim.errors import StoreError
 from fisim.results.chunks import TILE_COUNTS, per_game_wins
 from fisim.results.games import CAUSES
 from fisim.rules.config import level_position
 from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
-from fisim.store import SETTINGS, StoreError, policy_labels, read_store
+from fisim.store import SETTINGS, policy_labels, read_store
 from fisim.tables import counted_chunks, summed, tile_labels, tile_rows
 from policies import labelled
 
