@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from fisim.compare import AXES, paired_difference
+from fisim.comparison import AXES, paired_difference
 from fisim.errors import StoreError
 from fisim.stats import wilson
 from fisim.store import read_store

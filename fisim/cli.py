@@ -1,7 +1,6 @@
 """The `fisim` command line. Heavy modules (the engine, pandas) are imported inside commands so
 that `--help` and argument errors stay fast. Every bad input ends in one line on stderr and
 exit status 2; results go to stdout or to a file written whole."""
-import importlib
 import logging
 import os
 import sys
@@ -228,7 +227,7 @@ def _simulate_output(cell, seed, tally, fmt):
 def _table_text(frame, fmt):
     """A results table as CSV (with a header) or JSON (a list of records), its numbers rounded as
     the report's tables are (no float noise)."""
-    from fisim.report.tables import as_data, to_json
+    from fisim.reporting.tables import as_data, to_json
     if fmt == "csv":
         return as_data(frame).to_csv(index=False).rstrip("\n")
     return to_json(frame)
@@ -317,7 +316,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
                           "chunks; play fewer games or raise --chunk-games")
     if not (scheduler or dask_local):
         _check_threads(threads)
-    from fisim.sweep import format_table
+    from fisim.sweeping import format_table
     frame = _run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
     click.echo(format_table(frame))
     click.echo(f"results: {out}")
@@ -419,8 +418,8 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
          threads, fmt, quiet):
     """Find the value of one parameter whose win rate is closest to TARGET, probing values adaptively
     until the answer is settled at 95% confidence or the budget runs out."""
+    from fisim import tuning
     from fisim.rules.config import level_label
-    tuning = importlib.import_module("fisim.tune")     # the module: fisim.tune is the API's function
     _check_format(fmt, TABLE_FORMATS)
     _check_threads(threads)
     if not 0 < target < 1:
@@ -457,10 +456,10 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
 
 def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
                dask_local=None, quiet=False):
-    """fisim.sweep.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
+    """fisim.sweeping.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
     terminal and not `quiet`), one-line errors, and a Ctrl-C that keeps the finished chunks; the
     store's table of cells."""
-    from fisim.sweep import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
+    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     warm(cells)     # a first run compiles here: the bar and its ETA count games only
@@ -494,7 +493,7 @@ def _run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES
 
 
 def _write_report(directory, out, formats, title):
-    from fisim.report import parse_formats, write_report
+    from fisim.reporting import parse_formats, write_report
     written = write_report(directory, out, parse_formats(formats), title,
                            warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
     grouped = {"figures": "figure files", "tables": "table files"}
@@ -528,8 +527,8 @@ def report(directory, out, formats, title):
                    "Spearman's rank correlation with a bootstrap interval, and the pairs whose order flips.")
 def compare(directory, by, fmt, agreement):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.compare import BY, format_comparison
-    from fisim.compare import compare as run
+    from fisim.comparison import BY, format_comparison
+    from fisim.comparison import compare as run
     if by not in BY:
         raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     _check_format(fmt, TABLE_FORMATS)

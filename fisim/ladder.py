@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from fisim.cell import Cell, play
-from fisim.compare import paired_difference, pairing
+from fisim.comparison import paired_difference, pairing
 from fisim.files import atomic_write
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
@@ -314,7 +314,7 @@ def _format_deals(deals):
 def write_outputs(out, tables, text):
     """ladder.md (the text tables and the figures), a CSV per table and the figures (PNG), each
     written whole; the paths written."""
-    from fisim.report import figures
+    from fisim.reporting import figures
     out = Path(out)
     written = []
     for name in ("ladder", "gap", "deals"):

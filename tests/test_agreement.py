@@ -7,7 +7,7 @@ import pytest
 from test_cli import run
 
 from fisim import agreement as ag
-from fisim.compare import paired_difference
+from fisim.comparison import paired_difference
 from fisim.tables import load
 from policies import load_policy
 

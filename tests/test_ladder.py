@@ -9,7 +9,7 @@ import pytest
 from test_cli import run
 
 from fisim import grid, ladder
-from fisim.compare import paired_difference
+from fisim.comparison import paired_difference
 from fisim.stats import wilson
 from fisim.tables import load
 from policies import CLAIRVOYANT_NOTE, load_policy

@@ -16,7 +16,7 @@ from test_cli import run
 from fisim import load as fisim_load
 from fisim.cli import cli, main
 from fisim.rules.constants import N_TILES, TILE_NAMES
-from fisim.sweep import BackendError, DaskBackend
+from fisim.sweeping import BackendError, DaskBackend
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
@@ -133,15 +133,14 @@ def test_a_policy_file_has_one_name_everywhere_and_its_path_only_as_provenance(t
 
 
 def test_the_python_api_has_real_signatures_and_docstrings_and_returns_tables(tmp_path):
-    import importlib
     import inspect
+    import pkgutil
 
     import fisim
+    assert not {m.name for m in pkgutil.iter_modules(fisim.__path__)} & set(fisim.API)    # no module shadows one
     for name in fisim.API:
         function = getattr(fisim, name)
-        if name in ("sweep", "compare", "report", "tune"):
-            importlib.import_module(f"fisim.{name}")        # the module of the same name, imported
-        assert getattr(fisim, name) is function and callable(function), name     # not replaced by the module
+        assert callable(function), name
         kinds = {p.kind for p in inspect.signature(function).parameters.values()}
         assert not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}, name
         assert len(inspect.getdoc(function)) > 150, name

@@ -16,14 +16,14 @@ from test_report import fake_store
 import fisim
 from fisim import grid
 from fisim.cell import Cell, play, play_chunks
-from fisim.compare import compare, paired_difference, pairing
+from fisim.comparison import compare, paired_difference, pairing
 from fisim.results.games import games_frame, write_games
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS, ROLE_NAMES, TILE_NAMES
 from fisim.simulation import frames, simulate
 from fisim.stats import Z95
 from fisim.store import Store
-from fisim.sweep import run_sweep
+from fisim.sweeping import run_sweep
 from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

@@ -14,14 +14,14 @@ import pytest
 
 import fisim
 from fisim import grid
-from fisim.compare import compare, paired_difference
-from fisim.report import write_report
+from fisim.comparison import compare, paired_difference
+from fisim.reporting import write_report
 from fisim.results.chunks import chunk_record
 from fisim.rules.constants import LEVELS, ROLE_NAMES
 from fisim.rules.state import LOST, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
 from fisim.stats import wilson
 from fisim.store import Store, manifest_for
-from fisim.sweep import run_sweep
+from fisim.sweeping import run_sweep
 from fisim.tables import win_bits
 from policies import load_policy
 
@@ -422,4 +422,5 @@ def test_bad_report_arguments_get_one_line(tmp_path):
 
 def test_the_template_ships_with_the_package():
     from importlib import resources
-    assert "{{ report.title }}" in resources.files("fisim.report").joinpath("templates", "report.html.j2").read_text()
+    template = resources.files("fisim.reporting").joinpath("templates", "report.html.j2")
+    assert "{{ report.title }}" in template.read_text()

@@ -14,8 +14,8 @@ from test_report import FISIM, RANDOM, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
-from fisim.compare import paired_difference
-from fisim.report import data, figures, sections, write_report
+from fisim.comparison import paired_difference
+from fisim.reporting import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
 from fisim.store import Store
 from fisim.tables import win_bits

@@ -1,5 +1,4 @@
 """`fisim sweep`, the results store and `fisim compare`."""
-import importlib
 import json
 import shutil
 import signal
@@ -17,15 +16,15 @@ from support.commands import in_process
 import fisim
 from fisim import grid
 from fisim.cell import Cell
-from fisim.compare import compare, paired_difference
+from fisim.comparison import compare, paired_difference
 from fisim.limits import CHUNK_GAMES
-from fisim.report.data import read
+from fisim.reporting.data import read
 from fisim.results.chunks import chunk_slot
 from fisim.rules.config import ConfigError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
 from fisim.store import read_store
-from fisim.sweep import DaskBackend, LocalBackend, format_table, run_sweep
+from fisim.sweeping import DaskBackend, LocalBackend, format_table, run_sweep
 from fisim.tables import win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
@@ -344,7 +343,7 @@ def test_a_variant_cell_carries_its_name_and_every_rule_number(tmp_path):
     tide = games[games["rules"] == "heli-all+tide"]
     assert len(tide) == 1000 and set(tide["variant"]) == {"tide"} and set(tide["waters_rise"]) == {4}
     assert set(tide["meter"]) == {"2 2 3 3 3 4 4 5 5 skull"} and set(games["hand_limit"]) == {5, 6}
-    from fisim.report import write_report
+    from fisim.reporting import write_report
     write_report(tmp_path / "out", None, ("md",))
     assert "tide: variant: waters_rise 4, hand_limit 6" in (tmp_path / "out" / "report" / "report.md").read_text()
 
@@ -379,8 +378,8 @@ def test_a_sweep_with_set_axes_reports_each_value_against_the_official_one(tmp_p
     """The parameter effects: each --set value's win rate and its paired difference from the
     official value, equal to those computed from the stored per-game wins; the games of a --set
     cell share the official cell's island, team and first player game by game."""
-    from fisim.report import write_report
-    from fisim.report.data import parameter_effects
+    from fisim.reporting import write_report
+    from fisim.reporting.data import parameter_effects
     rules = grid.with_axes(grid.parse_rules("official"), grid.parse_sets(["waters_rise=1,5", "actions=5"]))
     cells = grid.expand(["standard"], ["novice"], [2], "random", ["greedy"], rules)
     run_sweep(cells, tmp_path / "out", 4, {"games": 2000}, per_game=True, chunk_games=1000)
@@ -421,7 +420,7 @@ def test_the_summary_table_keeps_its_columns_apart_for_a_team_of_four():
 
 
 def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_path, capsys, monkeypatch):
-    sweep = importlib.import_module("fisim.sweep")     # the module (fisim.sweep is the API's function)
+    from fisim import sweeping as sweep
     args = ["sweep", *GRID, "--out", tmp_path / "out", "--no-report"]
     code, _, err = in_process(capsys, *args, "--games", "2000")
     assert code == 0 and "resuming" not in err and "nothing to play" not in err

@@ -1,6 +1,5 @@
 """`fisim tune`: the decision logic on synthetic games, a planted answer found with the engine,
 resumption, starting positions as levels, and one-line errors."""
-import importlib
 import json
 import shutil
 import subprocess
@@ -10,18 +9,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fisim import tuning
 from fisim.cell import Cell
 from fisim.grid import parse_levels
 from fisim.rules.config import ConfigError, GameConfig, level_order, parse_level
 from fisim.rules.variant import make_variant
 from fisim.store import read_store
-from fisim.sweep import run_sweep
+from fisim.sweeping import run_sweep
 from fisim.tables import load, win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 FISIM = Path(sys.executable).parent / "fisim"
-tuning = importlib.import_module("fisim.tune")      # the module (fisim.tune is the API's function)
 
 
 def games_of(rates, seed=1, size=200_000):

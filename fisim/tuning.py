@@ -34,7 +34,7 @@ from fisim.rules.config import ConfigError, level_label, make_config, parse_leve
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import Store, manifest_for
-from fisim.sweep import play_chunk, replace_rejected
+from fisim.sweeping import play_chunk, replace_rejected
 from policies import DEFAULT
 
 START_LEVEL = "start_level"

@@ -5,7 +5,7 @@ that it is whole, counts each cell's chunks as every reader does (fisim.tables.c
 pools cells into the tables behind each figure. Pooling adds games, wins and counts; a pooled win
 rate gets its own Wilson interval. Comparisons pool *pairs*: game i of two cells that differ in
 one setting started from the same shuffles, so the per-game win indicators of matched cells are
-concatenated and their paired difference taken (fisim.compare.paired_difference).
+concatenated and their paired difference taken (fisim.comparison.paired_difference).
 
 The *main slice* is what the headline figures show: the standard island (else the sweep's first
 layout), the sweep's first policy and the official rules (for a player count that has no
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fisim.compare import paired_difference, pairing
+from fisim.comparison import paired_difference, pairing
 from fisim.errors import StoreError
 from fisim.results.chunks import TILE_COUNTS, per_game_wins
 from fisim.results.games import CAUSES

@@ -1,6 +1,6 @@
 """The report's figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, so no
 global figure state and no display needed). Each function takes the tables of
-fisim.report.data and a `subtitle` naming the policy, the setting and the number of games, and
+fisim.reporting.data and a `subtitle` naming the policy, the setting and the number of games, and
 returns a Figure. Rates are in percent; every rate has its 95% interval."""
 import io
 import textwrap

@@ -33,7 +33,7 @@ def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=
     Returns the paths written. A missing or damaged store raises fisim.errors.StoreError; a store
     whose sweep has not finished gives a report with a warning, also passed to `warn(text)`."""
     from fisim.files import atomic_write
-    from fisim.report import data, figures, html, markdown, sections, tables
+    from fisim.reporting import data, figures, html, markdown, sections, tables
     sweep = data.read(directory)
     report = sections.build(sweep, title)
     for text in report.warnings:
