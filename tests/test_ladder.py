@@ -192,7 +192,7 @@ QUOTED_SPEEDS = {"random": 115_000, "passive": 100_000, "greedy": 8_000, "expert
 
 
 def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
-    from fisim.cli import ladder as command
+    from fisim.cli.ladder import ladder as command
     defaults = {p.name: p.default for p in command.params}
     levels, players = grid.parse_levels(defaults["levels"]), grid.parse_players(defaults["players_text"])
     policies = [*defaults["policies_text"].split(","), "clairvoyant:32"]
