@@ -4,7 +4,7 @@ on win records made to order and on a real sweep whose numbers must be the store
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import run
+from support.commands import run
 
 from fisim import agreement as ag
 from fisim.comparison import paired_difference

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import run
+from support.commands import run
 
 from fisim import grid, ladder
 from fisim.comparison import paired_difference

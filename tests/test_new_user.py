@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import tomllib
-from test_cli import run
+from support.commands import run
 
 from fisim import load as fisim_load
 from fisim.cli import cli, main

@@ -4,14 +4,13 @@ import inspect
 import io
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import fake_store
+from support.commands import run
+from support.reports import fake_store
 
 import fisim
 from fisim import grid
@@ -28,12 +27,7 @@ from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
 README = Path(__file__).parent.parent / "README.md"
-
-
-def run(*args):
-    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, timeout=600)
 
 
 def flat(text):

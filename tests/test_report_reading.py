@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import FISIM, RANDOM, fake_store, md_tables, run_chromium
+from support.commands import FISIM
+from support.reports import RANDOM, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid

@@ -3,7 +3,6 @@ import json
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from support.commands import in_process
+from support.commands import FISIM, in_process, run
 
 import fisim
 from fisim import grid
@@ -29,13 +28,12 @@ from fisim.tables import win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
 GRID = ["--levels", "normal,elite", "--players", "2", "--policies", "random"]
 SMALL = [*GRID, "--chunk-games", "3000"]
 
 
-def fisim_cmd(*args, **kw):
-    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, timeout=900, **kw)
+def fisim_cmd(*args):
+    return run(*args, timeout=900)
 
 
 def chunk_contents(directory):

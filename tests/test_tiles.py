@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import md_tables, rate_ci
-from test_rules import island, play, position
+from support.board import island, play, position
+from support.reports import md_tables, rate_ci
 
 import fisim
 from fisim import grid
