@@ -11,9 +11,10 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from fisim.cell import Cell, play_chunks
+from fisim.errors import ConfigError
 from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.results.games import games_frame
-from fisim.rules.config import RULES_VERSION, ConfigError
+from fisim.rules.config import RULES_VERSION
 from fisim.rules.state import R_SIZE
 from policies import DEFAULT as DEFAULT_POLICY
 

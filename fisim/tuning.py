@@ -27,10 +27,11 @@ import numpy as np
 import pandas as pd
 
 from fisim.cell import Cell
+from fisim.errors import ConfigError
 from fisim.grid import cell_with_number, parse_layouts, parse_policies
 from fisim.limits import CHUNK_GAMES, cut_range, is_whole
 from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
-from fisim.rules.config import ConfigError, level_label, make_config, parse_level
+from fisim.rules.config import level_label, make_config, parse_level
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import Store, manifest_for

@@ -27,7 +27,7 @@ from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-README = Path(__file__).parent.parent / "README.md"
+REFERENCE = Path(__file__).parent.parent / "docs" / "cli.md"
 
 
 def flat(text):
@@ -49,13 +49,13 @@ def test_simulate_replay_and_the_api_play_the_sweeps_default_policy():
 
 
 @pytest.mark.parametrize("command", ["simulate", "replay", "sweep"])
-def test_every_rule_switch_is_explained_in_help_and_readme(command):
+def test_every_rule_switch_is_explained_in_help_and_the_reference(command):
     text = flat(run(command, "--help").stdout)
-    readme = flat(README.read_text())
+    reference = flat(REFERENCE.read_text())
     for name, meaning in SWITCHES.items():
         explained = meaning.split(": ", 1)[1]
         assert f"{name} = {flat(meaning)}" in text, (command, name)
-        assert name in readme and explained in readme, name
+        assert name in reference and explained in reference, name
 
 
 def test_replay_has_a_legend_for_the_tile_codes():
