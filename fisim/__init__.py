@@ -12,13 +12,9 @@ The Python API does what the command line does, and returns pandas tables:
     tune       find the value of a parameter that gives a win rate (fisim tune)
 
 Each imports what it needs when called, so that `import fisim` (and the command line's --help)
-stays fast. `sweep`, `compare`, `report` and `tune` share their names with the modules that do
-the work: `fisim.sweep` is the function, and `from fisim.sweep import run_sweep` still reaches the
-module.
+stays fast. The modules that do the work are named for what they do (fisim.sweeping,
+fisim.comparison, fisim.reporting, fisim.tuning), never like a function of the API.
 """
-import sys
-import types
-
 __version__ = "0.1.0"
 
 API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune")
@@ -46,7 +42,7 @@ def summary(games):
     (a share of all games), `win with` each adventurer (the games whose team included it), `mean
     turns`, `mean treasures` — with its count, games, value and, for a rate, its 95% interval
     (ci_low, ci_high)."""
-    from fisim.simulation import summary as tally
+    from fisim.results.tally import summary as tally
     return tally(games)
 
 
@@ -62,16 +58,16 @@ def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", te
     plays `games` games (default 20,000), or with `ci` until its interval's half-width is at most
     `ci` (at most `max_games`). The store resumes and extends as the command's does. `report`:
     also write out/report/ (HTML, Markdown, figures). A bad value raises ConfigError in one line."""
+    from fisim.errors import ConfigError
     from fisim.grid import sweep_cells
-    from fisim.rules.config import ConfigError
-    from fisim.sweep import LocalBackend, run_sweep
+    from fisim.sweeping import LocalBackend, run_sweep
     if games is not None and ci is not None:
         raise ConfigError("give games or ci, not both")
     target = {"ci": float(ci), "max_games": max_games} if ci is not None else {"games": games or 20_000}
     cells = sweep_cells(levels, players, teams, layouts, policies, rules, sets)
     frame = run_sweep(cells, out, seed, target, per_game, LocalBackend(threads), chunk_games=chunk_games)
     if report:
-        from fisim.report import write_report
+        from fisim.reporting import write_report
         write_report(out)
     return frame
 
@@ -80,15 +76,15 @@ def load(path):
     """The aggregates of a results store (`fisim sweep`'s directory) as a DataFrame, one row per
     cell: its settings (policy as NAME@VERSION), games, wins, rate, ci_low, ci_high, loss cause
     shares, mean turns and treasures, per adventurer <role>_games, <role>_wins, <role>_rate."""
-    from fisim.store import load as read
+    from fisim.tables import load as read
     return read(path)
 
 
 def load_tiles(path, by="place"):
     """Which tiles decide the game in a results store: per cell and island cell (`by="place"`) or
     named tile (`by="name"`), the shares of games it ended sunk, of losses it caused, of games it
-    sank first, each with its count and 95% interval (see fisim.store.load_tiles)."""
-    from fisim.store import load_tiles as read
+    sank first, each with its count and 95% interval (see fisim.tables.load_tiles)."""
+    from fisim.tables import load_tiles as read
     return read(path, by)
 
 
@@ -97,7 +93,7 @@ def compare(path, by="layout"):
     level, players, team, policy, rules, or role), as `fisim compare --format csv`: a DataFrame of
     one row per comparison with both win rates, the difference, its 95% interval (ci_low,
     ci_high), whether it is significant and the correlation of the paired games."""
-    from fisim.compare import compare as pair
+    from fisim.comparison import compare as pair
     return pair(path, by)
 
 
@@ -105,7 +101,7 @@ def report(path, out=None, formats=("html", "md", "png"), title=None):
     """Write the report of a results store, as `fisim report`: into `out` (default path/report)
     the `formats` asked ("html,md" or a list of html, md, png, svg, csv, json); the paths written.
     The csv and json tables are data (docs/report-tables.md)."""
-    from fisim.report import parse_formats, write_report
+    from fisim.reporting import parse_formats, write_report
     return write_report(path, out, parse_formats(formats if isinstance(formats, str) else ",".join(formats)), title)
 
 
@@ -115,27 +111,14 @@ def tune(param, target, *, values=None, level="normal", players=3, team=None, la
     whose win rate is closest to `target` in one setting, as `fisim tune` does, playing into the
     store `out` (reused by a tune run again). `values` the values to search ('2..5', '4,5,6' or a
     list; default: every value the setting allows), at most `max_games` games per value. Returns a
-    fisim.tune Tuning: `answer`, `settled` (closer to the target than both neighbours at 95%
+    fisim.tuning.Tuning: `answer`, `settled` (closer to the target than both neighbours at 95%
     confidence), and `table()`, a DataFrame of every value probed with its games, rate and 95%
     interval."""
-    from fisim.rules.config import ConfigError
-    from fisim.tune import setting
-    from fisim.tune import tune as search
+    from fisim.errors import ConfigError
+    from fisim.tuning import setting
+    from fisim.tuning import tune as search
     if not 0 < target < 1:
         raise ConfigError(f"target {target}: give a win rate strictly between 0 and 1, such as 0.5")
     base, values = setting(param, level, players, team, layout, policy, rules, repeat, values)
     return search(base, param, target, values, max_games, out, seed, threads)
 
-
-class _Package(types.ModuleType):
-    """fisim itself: importing a submodule sets it as an attribute of its package, which would
-    replace the API function of the same name (sweep, compare, report, tune); it keeps the
-    function."""
-
-    def __setattr__(self, name, value):
-        if name in API and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

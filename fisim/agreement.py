@@ -18,9 +18,11 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from fisim.compare import AXES, paired_difference
+from fisim.comparison import AXES, paired_difference
+from fisim.errors import StoreError
 from fisim.stats import wilson
-from fisim.store import StoreError, cell_table, read_store, win_bits
+from fisim.store import read_store
+from fisim.tables import cell_table, win_bits
 
 POOLED = "all"
 BLOCK = 1 << 22         # the resampled game counts held at once (32 MiB)

@@ -1,16 +1,11 @@
-"""The sweep grid: parse each axis (ranges and lists) and expand them into cells.
-
-A cell is one setting: layout, level, players, team (None = a random team each game), policy,
-rule switches, a variant (its rule numbers, carried by value: a worker needs no file), and the
-repeat its games are played as (fisim.rules.rng; 0, the games as dealt, unless a ladder replays
-deals). Every bad value is a ConfigError naming it and the valid choices.
+"""The sweep grid: parse each axis (ranges and lists) and expand them into cells (fisim.cell).
+Every bad value is a ConfigError naming it and the valid choices.
 """
-import hashlib
 import itertools
-import json
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from pathlib import Path
 
+from fisim.cell import Cell
 from fisim.limits import cut_range, is_whole
 from fisim.rules.config import (
     SWITCHES,
@@ -20,58 +15,11 @@ from fisim.rules.config import (
     level_position,
     parse_level,
     parse_team,
-    rules_label,
     split_rules,
 )
 from fisim.rules.constants import ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, load_layout
 from fisim.rules.variant import PARAMETERS, make_variant, parse_value
-
-
-@dataclass(frozen=True)
-class Cell:
-    layout: str          # built-in name or layout file path
-    level: str
-    players: int
-    team: tuple          # roles in seat order, or None for a random team each game
-    policy: str
-    rules: tuple         # sorted rule switches; () for the official rules
-    variant: object = None   # a fisim.rules.variant.Variant, or None for the official rule numbers
-    repeat: int = 0      # the policy stream's repeat index (0: the games as dealt)
-
-    @property
-    def config(self):
-        return GameConfig(players=self.players, level=self.level, team=self.team,
-                          switches=frozenset(self.rules), variant=self.variant).validate()
-
-    @property
-    def layout_label(self):
-        """A built-in island's name, or a layout file's name (never that of a built-in island)."""
-        return self.layout if self.layout in BUILTIN_NAMES else Path(self.layout).name
-
-    @property
-    def team_label(self):
-        return "+".join(self.team) if self.team else "random"
-
-    @property
-    def rules_label(self):
-        return rules_label(self.rules, self.variant)
-
-    @property
-    def variant_record(self):
-        """The variant's name (None: the official numbers) and every rule number the cell plays."""
-        parameters = {k: list(v) if isinstance(v, tuple) else v for k, v in self.config.parameters.items()}
-        return {"variant": self.variant.name if self.variant else None, "parameters": parameters}
-
-    @property
-    def key(self):
-        """A short stable id of the cell, used in chunk file names. Repeat 0 is left out, so a
-        cell keeps the key it had before repeats existed."""
-        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("variant", "repeat")}
-        if self.repeat:
-            settings["repeat"] = self.repeat
-        text = json.dumps({**settings, **self.variant_record}, sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _range_or_list(text, choices, what):

@@ -36,12 +36,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fisim.compare import paired_difference, pairing
+from fisim.cell import Cell, play
+from fisim.comparison import paired_difference, pairing
 from fisim.files import atomic_write
-from fisim.grid import Cell
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
-from fisim.store import MANIFEST, policy_labels, read_store, win_bits
+from fisim.store import MANIFEST, policy_labels, read_store
+from fisim.tables import win_bits
 from policies import LADDER, labelled, seer_notes, sees_decks
 
 LAYOUT = "standard"
@@ -313,7 +314,7 @@ def _format_deals(deals):
 def write_outputs(out, tables, text):
     """ladder.md (the text tables and the figures), a CSV per table and the figures (PNG), each
     written whole; the paths written."""
-    from fisim.report import figures
+    from fisim.reporting import figures
     out = Path(out)
     written = []
     for name in ("ladder", "gap", "deals"):
@@ -372,15 +373,11 @@ def games_per_second(policy, level, players, seed=0):
     """One core's speed at playing `policy`'s games of a ladder setting, measured here: games 0, 1,
     ... played (and not stored) in doubling batches for PILOT_SECONDS, after one game that loads
     or compiles the code."""
-    from fisim import engine
-    from fisim.rules.layouts import load_layout
-    from policies import load_policy
-    layout, loaded = load_layout(LAYOUT), load_policy(policy)
-    config = Cell(LAYOUT, level, players, None, policy, ()).config
-    engine.play_batch(layout, config, loaded, seed, 0, 1, threads=1)
+    cell = Cell(LAYOUT, level, players, None, policy, ())
+    play(cell, seed, 0, 1, threads=1)
     played, batch, start = 0, 1, time.perf_counter()
     while time.perf_counter() - start < PILOT_SECONDS:
-        engine.play_batch(layout, config, loaded, seed, played, batch, threads=1)
+        play(cell, seed, played, batch, threads=1)
         played, batch = played + batch, batch * 2
     return played / (time.perf_counter() - start)
 

@@ -16,12 +16,12 @@ game range, seed, the fingerprint of its cell's configuration, a checksum of its
 and every reader checks that description against the manifest: a chunk that does not match is
 named in a StoreError and never used. Reports and comparisons read only this directory.
 
-Chunk k of every cell holds the same games whatever the target (chunk_slot: 1,000, 1,000, 2,000,
-4,000 ... games, doubling up to the chunk size), so a store is extended by playing more chunks: a
-later sweep of the same configuration may ask for more games per cell or add cells (extended).
-The store keeps one target, the last sweep's; its cells are those of every sweep into it, and a
-cell the last sweep did not ask for keeps the games it has (shown as not complete when it has
-fewer than the target).
+Chunk k of every cell holds the same games whatever the target (fisim.results.chunks), so a store
+is extended by playing more chunks: a later sweep of the same configuration may ask for more games
+per cell or add cells (extended). The store keeps one target, the last sweep's; its cells are
+those of every sweep into it, and a cell the last sweep did not ask for keeps the games it has
+(shown as not complete when it has fewer than the target). What a store holds is read as tables
+by fisim.tables.
 """
 import contextlib
 import fcntl
@@ -37,35 +37,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+import fisim
+from fisim.errors import StoreError
 from fisim.files import atomic_write
-from fisim.position import TILE_CODES
-from fisim.rules.config import level_order
-from fisim.rules.constants import (
-    DROWNED,
-    LANDING_SUNK,
-    LOSS_NAMES,
-    N_ROLES,
-    N_TILES,
-    ROLE_NAMES,
-    TILE_NAMES,
-    TREASURE_LOST,
-)
-from fisim.rules.state import WON
-from fisim.rules.turn import (
-    R_CAPTURED,
-    R_CAUSE,
-    R_CONDITIONS,
-    R_FIRST_SUNK,
-    R_FIRST_SUNK_TILE,
-    R_LAST_SUNK,
-    R_LAST_SUNK_TILE,
-    R_ROLE,
-    R_STATUS,
-    R_SUNK_MASK,
-    R_SUNK_TILES,
-    R_TURNS,
-)
-from fisim.stats import wilson
+from fisim.limits import CHUNK_GAMES
+from fisim.results.chunks import CHUNK_COLUMNS, TILE_COUNTS, chunk_slot, planned_games
+from fisim.results.games import CAUSES, games_table
+from fisim.rules.config import RULES_VERSION
+from fisim.rules.constants import N_TILES, ROLE_NAMES
+from fisim.rules.layouts import BUILTIN_NAMES, load_layout
+from policies import full_name, load_policy
 
 STORE_FORMAT = 7            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
@@ -73,32 +54,15 @@ STORE_FORMAT = 7            # 2: chunks describe themselves and are verified; a 
                             # 5: per island cell: games it ended sunk, losses it caused, sank first
                             # 6: a cell names its variant and every rule number; so do per-game rows
                             # 7: the same per named tile (tile id) as per island cell
-FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
 MANIFEST = "manifest.json"
 LOCK = "lock"
 META_KEY = b"fisim.chunk"
-CAUSES = [n.replace("-", "_") for n in LOSS_NAMES]
 SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
 GAME_KEYS = ("store_format", "fisim_version", "rules_version", "seed", "chunk_size", "per_game")
 MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", "chunk_size", "target",
                  "per_game", "cells")
-# A tile's counts are kept by two keys: "place", its island cell (tiles are placed at random each
-# game, R-SETUP-1, so a cell is a place on the grid), and "name", its tile id (TILE_NAMES). Per key:
-# the result row's columns (the mask sunk by the end, the first, the last to sink) and, per kind
-# of count, its chunk column.
-TILE_RESULTS = {"place": (R_SUNK_MASK, R_FIRST_SUNK, R_LAST_SUNK),
-                "name": (R_SUNK_TILES, R_FIRST_SUNK_TILE, R_LAST_SUNK_TILE)}
-TILE_COUNTS = {"place": {"sunk": "tile_sunk", "caused": "tile_caused", "first": "tile_first"},
-               "name": {"sunk": "named_sunk", "caused": "named_caused", "first": "named_first"}}
-CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
-                 "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES),
-                 *(column for columns in TILE_COUNTS.values() for column in columns.values()))
 DESCRIPTION_KEYS = {"cell", "settings", "roles", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
 CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
-
-
-class StoreError(ValueError):
-    """A results directory fisim cannot use; the message says why."""
 
 
 class ChunkError(StoreError):
@@ -129,6 +93,29 @@ def _plain(value):
     return value.hex() if isinstance(value, bytes) else int(value)
 
 
+def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES):
+    """What identifies a sweep: a store is only ever extended by the same configuration
+    (extended). User policy and layout files enter it by content ("files"), so an edited file is
+    never mixed into a store. A cell's repeat is recorded when it is not 0, so a store of games as
+    dealt has the manifest it had before repeats existed. A cell names its policy as given (a
+    policy file by its path: provenance); "policy_labels" gives the NAME@VERSION that results show
+    for it, as a per-game row does."""
+    loaded = {name: load_policy(name) for name in sorted({c.policy for c in cells})}
+    policies = {name: str(policy.VERSION) for name, policy in loaded.items()}
+    user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
+                        | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
+    return {
+        "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
+        "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
+        "files": {path: file_digest(path) for path in user_files},
+        "seed": seed, "chunk_size": chunk_games, "target": target, "per_game": per_game,
+        "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
+                   "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
+                   "rules": c.rules_label, **c.variant_record,
+                   **({"repeat": c.repeat} if c.repeat else {})} for c in cells],
+    }
+
+
 def policy_labels(manifest):
     """{a cell's policy as the manifest records it (a name, or a policy file's path): the
     NAME@VERSION its results show}. A store of an older fisim did not record them: a policy file
@@ -141,50 +128,6 @@ def policy_labels(manifest):
 def file_digest(path):
     """sha256 of a user file's content, as the manifest records it."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def cause_tiles(rows, by):
-    """Per result row, the island cell (`by` "place") or the tile id ("name") whose sinking lost
-    the game (Fools' Landing for landing-sunk, the second temple of a treasure for treasure-lost,
-    the tile a pawn drowned on: each is the tile that sank last), or -1 (won, or lost to the
-    skull, or not ended by a loss)."""
-    by_tile = (rows[:, R_CAUSE] & (LANDING_SUNK | TREASURE_LOST | DROWNED)) != 0
-    return np.where(by_tile, rows[:, TILE_RESULTS[by][2]], -1)
-
-
-def tile_counts(rows, by):
-    """Per island cell (`by` "place") or tile id ("name"), 0..23: the games it ended sunk, the
-    losses it caused (cause_tiles), and the games in which it sank first."""
-    mask, first, _ = TILE_RESULTS[by]
-    masks = rows[:, mask].astype(np.int64)
-    caused = cause_tiles(rows, by)
-    firsts = rows[:, first]
-    return {"sunk": ((masks[:, None] >> np.arange(N_TILES)) & 1).sum(axis=0),
-            "caused": np.bincount(caused[caused >= 0], minlength=N_TILES),
-            "first": np.bincount(firsts[firsts >= 0], minlength=N_TILES)}
-
-
-def chunk_record(cell_key, chunk, first_game, rows):
-    """The aggregates of one chunk's result rows (fisim.rules.turn R_* columns) as a dict."""
-    won = rows[:, R_STATUS] == WON
-    roles = rows[:, R_ROLE:R_ROLE + 4]
-    present = np.stack([(roles == r).any(axis=1) for r in range(N_ROLES)])
-    record = {
-        "cell": cell_key, "chunk": chunk, "first_game": first_game, "games": len(rows),
-        "wins": int(won.sum()),
-        "turns_hist": np.bincount(rows[:, R_TURNS]).astype(np.int64).tolist(),
-        "treasures_hist": np.bincount(rows[:, R_CAPTURED], minlength=5).astype(np.int64).tolist(),
-        "role_games": present.sum(axis=1).astype(np.int64).tolist(),
-        "role_wins": (present & won).sum(axis=1).astype(np.int64).tolist(),
-        "win_bits": np.packbits(won).tobytes(),
-    }
-    for by, columns in TILE_COUNTS.items():
-        counts = tile_counts(rows, by)
-        record.update({column: counts[kind].astype(np.int64).tolist() for kind, column in columns.items()})
-    for i, name in enumerate(CAUSES):
-        record[f"cause_{name}"] = int((rows[:, R_CAUSE] == 1 << i).sum())
-        record[f"cond_{name}"] = int(((rows[:, R_CONDITIONS] >> i) & 1).sum())
-    return record
 
 
 def check_manifest(manifest, where):
@@ -354,7 +297,6 @@ class Store:
         if games_frame is not None:
             path = self.games_path(record["cell"], record["chunk"])
             path.parent.mkdir(exist_ok=True)
-            from fisim.simulation import games_table
             atomic_write(path, lambda p: pq.write_table(games_table(games_frame), p))
         table = pa.Table.from_pylist([record]).replace_schema_metadata({META_KEY: json.dumps(meta)})
         atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
@@ -520,170 +462,3 @@ def read_store(path):
         if short:
             keep[mine.index[mine["chunk"] > short[0]]] = False
     return manifest, chunks[keep]
-
-
-def target_reached(target, wins, games):
-    """Has a cell played enough? target is {"games": N} or {"ci": half-width, "max_games": M}."""
-    if "games" in target:
-        return games >= target["games"]
-    if games >= target["max_games"]:
-        return True
-    low, high = wilson(wins, games)
-    return games > 0 and (high - low) / 2 <= target["ci"]
-
-
-def chunk_slot(chunk, chunk_games):
-    """(first game, games) of chunk number `chunk` of every cell: 1,000, 1,000, 2,000, 4,000 ...
-    games, doubling up to `chunk_games`, then `chunk_games` each. The same whatever the target, so
-    that more games are more chunks, and so that --ci checks a loose target after few games."""
-    first, size = 0, min(FIRST_CHUNK, chunk_games)
-    for k in range(chunk):
-        if size == chunk_games:
-            return first + (chunk - k) * size, size
-        first += size
-        size = min(chunk_games, FIRST_CHUNK << k)
-    return first, size
-
-
-def chunk_count(games, chunk_games):
-    """How many chunks hold a cell's first `games` games."""
-    k = 0
-    while True:
-        first, size = chunk_slot(k, chunk_games)
-        if games <= first:
-            return k
-        if size == chunk_games:
-            return k - (first - games) // size
-        k += 1
-
-
-def planned_games(target, chunk, chunk_games):
-    """Games that chunk number `chunk` of a cell holds under `target`: its slot, cut at a fixed
-    count or at an adaptive target's cap."""
-    first, size = chunk_slot(chunk, chunk_games)
-    limit = target["games"] if "games" in target else target["max_games"]
-    return max(0, min(size, limit - first))
-
-
-def counted_chunks(chunks, cell_key, target):
-    """A cell's chunks that count, in order: those up to the one that reached the target. With an
-    adaptive target, a chunk played past that point (by a parallel run) is ignored, so the result
-    is the same however the chunks were scheduled."""
-    mine = chunks[chunks["cell"] == cell_key].sort_values("chunk")
-    wins = games = 0
-    keep = 0
-    for expected, (_, row) in enumerate(mine.iterrows()):
-        if row["chunk"] != expected or target_reached(target, wins, games):
-            break
-        wins += int(row["wins"])
-        games += int(row["games"])
-        keep += 1
-    return mine.iloc[:keep], target_reached(target, wins, games)
-
-
-def load(path):
-    """The aggregates of a results directory: one row per cell with its settings (`policy` as
-    NAME@VERSION, as in per-game rows; `level` ordered
-    by the water meter: novice < normal < elite < legendary, a position by its number among them),
-    games, wins, win rate and 95% Wilson interval,
-    loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
-    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
-    return cell_table(*read_store(path))
-
-
-def cell_table(manifest, chunks):
-    """fisim.store.load's table from a store's verified manifest and chunks."""
-    rows = []
-    labels = policy_labels(manifest)
-    for cell in manifest["cells"]:
-        done, complete = counted_chunks(chunks, cell["key"], manifest["target"])
-        games = int(done["games"].sum())
-        wins = int(done["wins"].sum()) if games else 0
-        low, high = wilson(wins, games)
-        row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
-        row.update(cell=cell["key"], games=games, wins=wins, rate=wins / games if games else np.nan,
-                   ci_low=low, ci_high=high, complete=complete)
-        for name in CAUSES:
-            row[f"share_{name}"] = done[f"cause_{name}"].sum() / games if games else np.nan
-        turns = _sum_hists(done["turns_hist"]) if games else np.zeros(1)
-        treasures = _sum_hists(done["treasures_hist"]) if games else np.zeros(1)
-        row["mean_turns"] = float(np.dot(np.arange(len(turns)), turns) / games) if games else np.nan
-        row["mean_treasures"] = float(np.dot(np.arange(len(treasures)), treasures) / games) if games else np.nan
-        role_games = _sum_hists(done["role_games"]) if games else np.zeros(N_ROLES, np.int64)
-        role_wins = _sum_hists(done["role_wins"]) if games else np.zeros(N_ROLES, np.int64)
-        for role, n, w in zip(ROLE_NAMES, role_games, role_wins):
-            row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
-    return frame
-
-
-def load_tiles(path, by="place"):
-    """Which tiles decide the game, per cell of a results directory: one row per cell and tile,
-    by "place" each island cell (`tile`, 0..23 in the island's row-major order, at grid `row`,
-    `col`) or by "name" each named tile (`tile`, its id, with its `code` and `name`), with the
-    share of games it ended sunk (of `games`), of losses its sinking caused (of `losses`: Fools'
-    Landing, a treasure's second temple, a drowned pawn's tile) and of games it sank first (of
-    `games`), each with its count and Wilson 95% interval (<measure>, <measure>_share, _low,
-    _high)."""
-    if by not in TILE_COUNTS:
-        raise ValueError(f"load_tiles: by must be one of {', '.join(map(repr, TILE_COUNTS))}, not {by!r}")
-    return tile_table(*read_store(path), by)
-
-
-def tile_table(manifest, chunks, by):
-    """fisim.store.load_tiles's table from a store's verified manifest and chunks."""
-    rows = []
-    labels = policy_labels(manifest)
-    for cell in manifest["cells"]:
-        done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
-        games = int(done["games"].sum())
-        counts = {kind: _sum_hists(done[column]) if games else np.zeros(N_TILES, np.int64)
-                  for kind, column in TILE_COUNTS[by].items()}
-        settings = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]], "cell": cell["key"]}
-        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), games,
-                                                          int(done["wins"].sum()) if games else 0, counts)]
-    return pd.DataFrame(rows)
-
-
-def tile_labels(by, shape):
-    """What names each tile of key `by` (TILE_COUNTS), in index order: an island cell ("place")
-    its grid `row` and `col` on an island of `shape` (rows of '#' and '.'), numbered row-major; a
-    named tile ("name") its two-letter `code` and its `name`."""
-    if by == "place":
-        return [{"row": r, "col": c} for r, line in enumerate(shape) for c, ch in enumerate(line) if ch == "#"]
-    return [{"code": code, "name": name} for code, name in zip(TILE_CODES, TILE_NAMES)]
-
-
-def tile_rows(labels, games, wins, counts):
-    """One row per tile (tile_labels): `tile` (its index), its labels, `games`, `losses`, and for
-    each kind of count in `counts` (per tile) the count, its share (of losses for "caused", else
-    of games) and Wilson 95% interval (<kind>, <kind>_share, <kind>_low, <kind>_high)."""
-    losses = games - wins
-    rows = []
-    for tile, label in enumerate(labels):
-        row = {"tile": tile, **label, "games": games, "losses": losses}
-        for kind in counts:
-            n = losses if kind == "caused" else games
-            k = int(counts[kind][tile])
-            low, high = wilson(k, n)
-            row.update({kind: k, f"{kind}_share": k / n if n else np.nan, f"{kind}_low": low, f"{kind}_high": high})
-        rows.append(row)
-    return rows
-
-
-def _sum_hists(hists):
-    width = max(len(h) for h in hists)
-    total = np.zeros(width, np.int64)
-    for h in hists:
-        total[:len(h)] += np.asarray(h, np.int64)
-    return total
-
-
-def win_bits(chunks, cell_key, target):
-    """The per-game wins of a cell's counted chunks, as a boolean array in game order."""
-    chunks, _ = counted_chunks(chunks, cell_key, target)
-    parts = [np.unpackbits(np.frombuffer(b, np.uint8))[:n].astype(bool)
-             for b, n in zip(chunks["win_bits"], chunks["games"])]
-    return np.concatenate(parts) if parts else np.zeros(0, bool)

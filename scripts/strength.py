@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from fisim import engine
-from fisim.compare import paired_difference
+from fisim.comparison import paired_difference
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.state import ERROR, LOST, R_STATUS, R_TURNS, WON

@@ -4,11 +4,11 @@ on win records made to order and on a real sweep whose numbers must be the store
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import run
+from support.commands import run
 
 from fisim import agreement as ag
-from fisim.compare import paired_difference
-from fisim.store import load
+from fisim.comparison import paired_difference
+from fisim.tables import load
 from policies import load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

@@ -4,8 +4,7 @@ cannot ask for them, a legal policy never gets them: R-INFO, tests/test_policies
 rollouts play the piles as they lie, on copies; every output names it with its note."""
 import numpy as np
 import pytest
-from test_policies import _F1, _F2, _T1, _T2, MIDGAME, game
-from test_search import _piles
+from support.midgame import MIDGAME, PILE_ORDERS, game, piles
 
 from fisim import engine
 from fisim.engine import EngineGame
@@ -22,7 +21,7 @@ from policies import CLAIRVOYANT_NOTE, LEGAL, labelled, load_policy, sees_decks
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-ORDERS = [MIDGAME + t + "\n" + f for t, f in ((_T1, _F1), (_T2, _F2), (_T1, _F2))]
+ORDERS = [MIDGAME + t + "\n" + f for t, f in PILE_ORDERS]
 
 
 def test_only_the_built_in_clairvoyant_is_handed_the_hidden_piles(tmp_path):
@@ -93,20 +92,20 @@ def test_a_clairvoyant_world_is_the_true_piles_with_new_streams():
     mem = np.zeros(st.MEM_SIZE, np.int32)
     world, streams = np.zeros(WORLD_SIZE, np.int32), np.zeros(N_STREAMS, np.uint64)
     rollout_world(g.g[:st.SEEN_DECKS], mem, world, streams, np.uint64(3))
-    assert np.array_equal(world[:st.P_SIZE], g.pub) and _piles(world) == _piles(g.g)
+    assert np.array_equal(world[:st.P_SIZE], g.pub) and piles(world) == piles(g.g)
     assert not set(streams) & set(g.rng)
     sampled, sampled_streams = world.copy(), streams.copy()
     sample_world(g.pub, mem, sampled, sampled_streams, np.uint64(3))
     rollout_world(g.pub, mem, world, streams, np.uint64(3))        # pub alone: a sampled world
     assert np.array_equal(world, sampled) and np.array_equal(streams, sampled_streams)
-    assert _piles(world) != _piles(g.g)
+    assert piles(world) != piles(g.g)
 
 
 def test_clairvoyant_rollouts_leave_the_games_piles_and_streams_alone():
     _, g = game(ORDERS[1], seed=9)
-    rng, piles = g.rng.copy(), _piles(g.g)
+    rng, before = g.rng.copy(), piles(g.g)
     g.run(PHASE_ACTIONS, load_policy("clairvoyant:4"))
-    assert _piles(g.g) == piles
+    assert piles(g.g) == before
     moved = g.rng != rng
     assert moved[POLICY] and not moved[np.arange(N_STREAMS) != POLICY].any()
 

@@ -1,16 +1,10 @@
 """The installed `fisim` command: results, files, transcripts, and one-line errors with exit 2."""
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
-
-FISIM = Path(sys.executable).parent / "fisim"
-
-
-def run(*args, cwd=None):
-    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+from support.commands import run
 
 
 @pytest.mark.compiles

@@ -16,22 +16,23 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.commands import FISIM, run
 from support.commands import in_process as cli
 
 import fisim
 from fisim import grid
-from fisim.compare import compare
-from fisim.report import data
+from fisim.comparison import compare
+from fisim.reporting import data
+from fisim.results.chunks import chunk_record
 from fisim.rules.config import ConfigError
 from fisim.rules.options import DECISION_NAMES
 from fisim.rules.state import R_SIZE
-from fisim.store import Store, StoreError, chunk_record
-from fisim.sweep import manifest_for, run_sweep
+from fisim.store import Store, StoreError, manifest_for
+from fisim.sweeping import run_sweep
 from policies import PolicyError, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
 CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
 TARGET = {"games": 3000}
 
@@ -398,7 +399,7 @@ def _policy_file(tmp_path, name, body, imports=""):
 
 def _fisim(*args):
     """(exit status, stdout, stderr) of fisim in a child process: a crash is a status, not the tests'."""
-    done = subprocess.run([str(FISIM), *map(str, args)], capture_output=True, text=True, timeout=600)
+    done = run(*map(str, args))
     return done.returncode, done.stdout, done.stderr
 
 
@@ -800,7 +801,7 @@ def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tm
 def test_a_dask_scheduler_passes_the_check_of_its_address(tmp_path):
     from distributed import LocalCluster
 
-    from fisim.sweep import DaskBackend
+    from fisim.sweeping import DaskBackend
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         frame = run_sweep(CELLS[:1], tmp_path / "out", 1, {"games": 1000}, chunk_games=1000,
                           backend=DaskBackend(cluster.scheduler_address))

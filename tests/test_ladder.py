@@ -6,12 +6,12 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import run
+from support.commands import run
 
 from fisim import grid, ladder
-from fisim.compare import paired_difference
+from fisim.comparison import paired_difference
 from fisim.stats import wilson
-from fisim.store import load
+from fisim.tables import load
 from policies import CLAIRVOYANT_NOTE, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
@@ -192,7 +192,7 @@ QUOTED_SPEEDS = {"random": 115_000, "passive": 100_000, "greedy": 8_000, "expert
 
 
 def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
-    from fisim.cli import ladder as command
+    from fisim.cli.ladder import ladder as command
     defaults = {p.name: p.default for p in command.params}
     levels, players = grid.parse_levels(defaults["levels"]), grid.parse_players(defaults["players_text"])
     policies = [*defaults["policies_text"].split(","), "clairvoyant:32"]

@@ -4,34 +4,30 @@ import inspect
 import io
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import fake_store
+from support.commands import run
+from support.reports import fake_store
 
 import fisim
 from fisim import grid
-from fisim.compare import compare, paired_difference, pairing
+from fisim.cell import Cell, play, play_chunks
+from fisim.comparison import compare, paired_difference, pairing
+from fisim.results.games import games_frame, write_games
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS, ROLE_NAMES, TILE_NAMES
-from fisim.simulation import Setting, games_frame, simulate, write_games
+from fisim.simulation import frames, simulate
 from fisim.stats import Z95
 from fisim.store import Store
-from fisim.sweep import run_sweep
+from fisim.sweeping import run_sweep
 from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
-README = Path(__file__).parent.parent / "README.md"
-
-
-def run(*args):
-    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, timeout=600)
+REFERENCE = Path(__file__).parent.parent / "docs" / "cli.md"
 
 
 def flat(text):
@@ -53,13 +49,13 @@ def test_simulate_replay_and_the_api_play_the_sweeps_default_policy():
 
 
 @pytest.mark.parametrize("command", ["simulate", "replay", "sweep"])
-def test_every_rule_switch_is_explained_in_help_and_readme(command):
+def test_every_rule_switch_is_explained_in_help_and_the_reference(command):
     text = flat(run(command, "--help").stdout)
-    readme = flat(README.read_text())
+    reference = flat(REFERENCE.read_text())
     for name, meaning in SWITCHES.items():
         explained = meaning.split(": ", 1)[1]
         assert f"{name} = {flat(meaning)}" in text, (command, name)
-        assert name in readme and explained in readme, name
+        assert name in reference and explained in reference, name
 
 
 def test_replay_has_a_legend_for_the_tile_codes():
@@ -102,17 +98,17 @@ def test_simulate_prints_each_adventurers_win_rate_and_machine_readable_rates():
 
 
 def test_the_game_frame_names_teams_as_a_loop_over_games_would():
-    setting = Setting(players=4, policy="random", seed=1)
-    rows = next(setting.play_chunks(5000))[1]
-    frame = games_frame(rows, setting.config, "standard", setting.policy_label, 1, 0)
+    cell = Cell.of(players=4, policy="random")
+    rows = play(cell, 1, 0, 5000)
+    frame = games_frame(rows, cell.config, "standard", cell.policy_label, 1, 0)
     names = np.array(ROLE_NAMES)
     assert frame["team"].astype(str).tolist() == ["+".join(names[r]) for r in rows[:, 8:12]]
     assert frame["level"].dtype == pd.CategoricalDtype(list(LEVELS), ordered=True)
 
 
 def test_out_is_written_chunk_by_chunk_and_never_half(tmp_path):
-    setting = Setting(players=3, policy="random", seed=2)
-    chunks = [setting.frame(rows, lo) for lo, rows in setting.play_chunks(3000, chunk=700)]
+    cell = Cell.of(players=3, policy="random")
+    chunks = list(frames(cell, 2, play_chunks(cell, 2, 0, 3000, chunk=700)))
     assert len(chunks) == 5
     whole = simulate(players=3, policy="random", seed=2, games=3000)
     for name in ("games.parquet", "games.csv"):

@@ -7,13 +7,11 @@ engine with fisim.engine.EngineGame.
 """
 import numpy as np
 import pytest
-from test_rules import ISLAND  # the standard island with its tiles scrambled
+from support.board import ISLAND
+from support.midgame import MIDGAME, PILE_ORDERS, choices, game  # the standard island with its tiles scrambled
 
 from fisim import engine
-from fisim.engine import EngineGame
 from fisim.jit.entries import PHASE_ACTIONS, PHASE_FLOOD
-from fisim.position import parse_position
-from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.constants import SAND
@@ -44,36 +42,7 @@ POLICIES = sorted(LEGAL)     # R-INFO holds for these; the clairvoyant reference
 FAST_POLICIES = [name for name in POLICIES if name != "search"]
 
 
-def game(text, seed=0):
-    """An engine game from a position, with room to record every policy decision."""
-    p = parse_position(text)
-    g = EngineGame.from_position(p, seed=seed)
-    roomy = st.new_game_array(p.layout.geometry, p.config.to_array(), 1 << 16, 1 << 16)
-    roomy[:st.X_LOG_CAP] = g.g[:st.X_LOG_CAP]
-    return p, EngineGame(roomy, g.rng)
-
-
-def choices(events, kind=None):
-    """The option codes chosen (EV_CHOICE events), optionally of one decision kind."""
-    return [int(c) for e, k, s, c in events if e == ev.EV_CHOICE and (kind is None or k == kind)]
-
-
 # --- R-INFO: no policy reads the order of a draw pile --------------------------------------
-
-
-MIDGAME = ISLAND.replace("CA", "ca").replace("TM", "tm").replace("FL", "fl") + """
-engineer@BB: earth earth wind heli
-diver@IG: fire fire ocean sand
-navigator@TS: earth wind wind
-water 3; active 0; actions 3; turn 7
-flood discard: CA TM FL
-"""
-
-# the same position with the two draw piles in other orders (same cards, R-INFO: hidden)
-_T1 = "treasure draw: earth earth wind wind fire fire fire ocean ocean ocean ocean heli heli sand wr wr wr"
-_T2 = "treasure draw: wr heli wind earth ocean fire wr ocean sand fire wind heli wr ocean earth ocean fire"
-_F1 = "flood draw: OB GG TH IG WG DD CP PR SG HG LL CE TS WT MM CG BG CF CS TP BB"
-_F2 = "flood draw: CF BG CG MM WT TS CE LL HG SG PR CP DD WG IG TH GG OB TP CS BB"
 
 
 def _decisions(policy, text, phase):
@@ -90,7 +59,7 @@ def test_a_policy_decides_the_same_whatever_the_order_of_the_draw_piles(name):
     policy random stream."""
     policy = load_policy(name)
     runs = [_decisions(policy, MIDGAME + t + "\n" + f, PHASE_ACTIONS)
-            for t, f in ((_T1, _F1), (_T2, _F2), (_T1, _F2))]
+            for t, f in PILE_ORDERS]
     assert runs[0], "the position must ask the policy something"
     assert runs[0] == runs[1] == runs[2]
 
@@ -102,7 +71,7 @@ def test_the_first_flood_window_is_decided_the_same_whatever_the_pile_order(name
     policy = load_policy(name)
     text = MIDGAME + "decision: window\n"
     first = []
-    for t, f in ((_T1, _F1), (_T2, _F2)):
+    for t, f in PILE_ORDERS[:2]:
         decisions = _decisions(policy, text + t + "\n" + f, PHASE_FLOOD)
         assert decisions and decisions[0][0] == WINDOW
         first.append(decisions[0])
@@ -136,7 +105,8 @@ def test_a_policy_plays_10000_games_over_all_layouts_without_an_illegal_choice(n
 
 
 def test_a_user_policy_file_loads_and_plays(readme_policy):
-    from fisim.simulation import simulate, summary
+    from fisim.results.tally import summary
+    from fisim.simulation import simulate
     frame = simulate(level="novice", players=2, policy=str(readme_policy), games=300, seed=1)
     assert len(frame) == 300
     assert set(frame["policy"]) == {"always-shore@1"}
@@ -155,7 +125,8 @@ def test_the_registry_has_versions_and_refuses_unknown_names_and_versions():
 
 def _simulate_error(policy):
     """The EngineError message of a 5-game simulation for 2 players with the policy file `policy`."""
-    from fisim.simulation import EngineError, simulate
+    from fisim.errors import EngineError
+    from fisim.simulation import simulate
     with pytest.raises(EngineError) as info:
         simulate(players=2, policy=str(policy), games=5)
     return str(info.value)

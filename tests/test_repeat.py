@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from fisim import engine
-from fisim.grid import Cell
+from fisim.cell import Cell
 from fisim.rules import events as ev
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.rng import N_STREAMS, POLICY, init_streams, repeat_policy_stream
 from fisim.rules.state import R_FIRST, R_ROLE, R_STATUS, R_TURNS
 from fisim.simulation import simulate
-from fisim.sweep import manifest_for
+from fisim.store import manifest_for
 from policies import load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed

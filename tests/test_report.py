@@ -5,37 +5,29 @@ import os
 import re
 import shutil
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from support.commands import run
+from support.reports import RANDOM, fake_store, interval, md_tables, pct, rate_ci, run_chromium
 
 import fisim
 from fisim import grid
-from fisim.compare import compare, paired_difference
-from fisim.report import write_report
-from fisim.rules.constants import LEVELS, ROLE_NAMES
-from fisim.rules.state import LOST, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
+from fisim.comparison import compare, paired_difference
+from fisim.reporting import write_report
 from fisim.stats import wilson
-from fisim.store import Store, chunk_record, win_bits
-from fisim.sweep import manifest_for, run_sweep
-from policies import load_policy
+from fisim.store import Store
+from fisim.sweeping import run_sweep
+from fisim.tables import win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",
                 "policies", "named-tiles", "tiles-standard", "tiles-skull-island"]
 HUMAN = "computer team's"
-RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
-
-
-def fisim_cmd(*args):
-    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, timeout=600)
 
 
 # --- stores ----------------------------------------------------------------------------------
@@ -51,37 +43,6 @@ def swept(tmp_path_factory):
     return out, written
 
 
-def fake_store(path, cells, games, chunk, seed=0):
-    """A store of made-up games with real win rates (the built-in policies seldom win), written by
-    the store's own code. Game i of every cell shares one random `luck`, as common random numbers
-    make real cells alike, so paired differences are tight."""
-    store = Store(path)
-    store.open(manifest_for(cells, seed, {"games": games}, False, chunk))
-    luck = np.random.default_rng(seed).random(games)
-    for cell in cells:
-        p = 0.6 - 0.12 * list(LEVELS).index(cell.level) - 0.05 * (cell.players - 2)
-        p *= {"standard": 1.0, "skull-island": 0.7}.get(cell.layout, 1.1)
-        p *= 1.1 if cell.rules else 1.0
-        p *= 0.8 if cell.policy == "passive" else 1.0
-        if cell.team:
-            p *= 0.85 + 0.04 * sum(ROLE_NAMES.index(r) for r in cell.team) / cell.players
-        rng = np.random.default_rng(int(cell.key, 16) % 2**32)
-        for k in range(0, games, chunk):
-            n = min(chunk, games - k)
-            rows = np.zeros((n, R_SIZE), np.int32)
-            won = luck[k:k + n] < p
-            rows[:, R_STATUS] = np.where(won, WON, LOST)
-            rows[:, R_CAUSE] = np.where(won, 0, 1 << rng.choice(4, size=n, p=[0.3, 0.4, 0.2, 0.1]))
-            rows[:, R_CONDITIONS] = rows[:, R_CAUSE]
-            rows[:, R_TURNS] = 1 + rng.poisson(np.where(won, 14, 9))
-            rows[:, R_CAPTURED] = np.where(won, 4, rng.integers(0, 4, n))
-            rows[:, R_ROLE:R_ROLE + 4] = -1
-            for g in range(n):
-                team = cell.team or tuple(rng.choice(ROLE_NAMES, cell.players, replace=False))
-                rows[g, R_ROLE:R_ROLE + cell.players] = [ROLE_NAMES.index(r) for r in team]
-            store.write_chunk(chunk_record(cell.key, k // chunk, k, rows))
-
-
 @pytest.fixture(scope="module")
 def faked(tmp_path_factory):
     out = tmp_path_factory.mktemp("fake") / "store"
@@ -89,37 +50,6 @@ def faked(tmp_path_factory):
                         [2, 3], "random", ["random"], [(), ("navigator-plain",)])
     fake_store(out, cells, 3000, 1000)
     return out
-
-
-# --- parsing the report back -----------------------------------------------------------------
-
-def md_tables(md):
-    """{caption: [row dicts]} of the Markdown report's tables (a bold caption, a blank line, a table)."""
-    lines = md.splitlines()
-    tables = {}
-    for i, line in enumerate(lines[:-2]):
-        if line.startswith("**") and line.endswith("**") and lines[i + 2].startswith("| "):
-            head = [c.strip() for c in lines[i + 2].strip("|").split("|")]
-            rows = []
-            for row in lines[i + 4:]:
-                if not row.startswith("|"):
-                    break
-                rows.append([c.strip().strip("*") for c in row.strip().strip("|").split("|")])
-            tables[line.strip("*")] = [dict(zip(head, r)) for r in rows]
-    return tables
-
-
-def pct(x):
-    return f"{100 * x:.2f}%"
-
-
-def interval(low, high):
-    return f"{100 * low:.2f}–{100 * high:.2f}%"
-
-
-def rate_ci(k, n):
-    low, high = wilson(int(k), int(n))
-    return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
 
 
 # --- sections and figures --------------------------------------------------------------------
@@ -181,10 +111,10 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
     out = tmp_path / "one"
     args = ["sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "2000",
             "--chunk-games", "1000", "--quiet", "--out", str(out)]
-    r = fisim_cmd(*args, "--no-report")
+    r = run(*args, "--no-report")
     assert r.returncode == 0, r.stderr
     assert not (out / "report").exists()
-    r = fisim_cmd(*args)                                   # nothing left to play: just the report
+    r = run(*args)                                   # nothing left to play: just the report
     assert r.returncode == 0, r.stderr
     assert "report:" in r.stdout and (out / "report" / "report.html").exists()
     md = (out / "report" / "report.md").read_text()
@@ -194,7 +124,7 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
     assert sorted(p.name for p in (out / "report" / "figures").iterdir()) == \
         ["adventurers.png", "loss-causes.png", "named-tiles.png", "survival.png", "tiles-standard.png",
          "win-by-level.png"]
-    r = fisim_cmd("report", str(out), "--out", str(tmp_path / "svg"), "--format", "html,svg", "--title", "Tiny")
+    r = run("report", str(out), "--out", str(tmp_path / "svg"), "--format", "html,svg", "--title", "Tiny")
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "svg" / "report.html").read_text()
     assert "<title>Tiny</title>" in html and html.count("<svg") >= 3 and "<img " not in html
@@ -203,9 +133,6 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
 
 # --- the HTML in a real browser --------------------------------------------------------------
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND"]
 CHECK_SCRIPT = """<script>
 window.addEventListener("load", function () {
   var result = Array.prototype.map.call(document.images, function (img) {
@@ -217,23 +144,6 @@ window.addEventListener("load", function () {
   document.body.appendChild(out);
 });
 </script>"""
-
-
-def chromium():
-    path = shutil.which("chromium")
-    if path is None:
-        message = "Debian's chromium package is not installed (apt-get install -y chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
-
-
-def run_chromium(tmp_path, *args):
-    profile = tmp_path / "chromium-profile"
-    profile.mkdir(exist_ok=True)
-    return subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=180)
 
 
 def png_size(path):
@@ -391,7 +301,7 @@ def test_a_missing_or_damaged_store_gets_one_line_and_exit_2(faked, tmp_path, ho
     store = tmp_path / "store"
     shutil.copytree(faked, store)
     words = _damage(store, how)
-    r = fisim_cmd("report", str(store), "--format", "md")
+    r = run("report", str(store), "--format", "md")
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.startswith("fisim: error: ") and words in r.stderr
@@ -404,7 +314,7 @@ def test_an_unfinished_sweep_gets_a_report_with_a_warning(faked, tmp_path):
     shutil.copytree(faked, store)
     last = sorted((store / "chunks").glob("*.parquet"))[-1]       # the last chunk of a cell: not played yet
     last.unlink()
-    r = fisim_cmd("report", str(store), "--format", "md,html")
+    r = run("report", str(store), "--format", "md,html")
     assert r.returncode == 0, r.stderr
     assert r.stderr.startswith("fisim: warning: 1 of 48 cells have not reached") and "same sweep" in r.stderr
     assert "> **Warning:** 1 of 48 cells" in (store / "report" / "report.md").read_text()
@@ -412,12 +322,13 @@ def test_an_unfinished_sweep_gets_a_report_with_a_warning(faked, tmp_path):
 
 
 def test_bad_report_arguments_get_one_line(tmp_path):
-    r = fisim_cmd("report", str(tmp_path / "nowhere"))
+    r = run("report", str(tmp_path / "nowhere"))
     assert r.returncode == 2 and "no manifest.json" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    r = fisim_cmd("report", str(tmp_path), "--format", "html,pdf")
+    r = run("report", str(tmp_path), "--format", "html,pdf")
     assert r.returncode == 2 and "pdf" in r.stderr and "html, md, png, svg" in r.stderr
 
 
 def test_the_template_ships_with_the_package():
     from importlib import resources
-    assert "{{ report.title }}" in resources.files("fisim.report").joinpath("templates", "report.html.j2").read_text()
+    template = resources.files("fisim.reporting").joinpath("templates", "report.html.j2")
+    assert "{{ report.title }}" in template.read_text()

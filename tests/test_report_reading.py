@@ -1,6 +1,7 @@
 """The report as a new user reads it: a sweep of islands leads with them, comparisons say what
 pairing bought, figures keep their titles on one line, the page fits 1400 px, tables come as
-data too (numbers in their own columns), and the README shows how to complete the command line."""
+data too (numbers in their own columns), and the command reference (docs/cli.md) shows how to
+complete the command line."""
 import json
 import os
 import re
@@ -10,20 +11,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import FISIM, RANDOM, fake_store, md_tables, run_chromium
+from support.commands import FISIM
+from support.reports import RANDOM, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
-from fisim.compare import paired_difference
-from fisim.report import data, figures, sections, write_report
+from fisim.comparison import paired_difference
+from fisim.reporting import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
-from fisim.store import Store, win_bits
+from fisim.store import Store
+from fisim.tables import win_bits
 from policies import load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-README = Path(__file__).parent.parent / "README.md"
-TABLES_DOC = README.parent / "docs" / "report-tables.md"
+DOCS = Path(__file__).parent.parent / "docs"
+TABLES_DOC = DOCS / "report-tables.md"
 PASSIVE = f"passive@{load_policy('passive').VERSION}"
 FIGURE_TITLES = {
     "Computer team's win rate by difficulty level (95% intervals)",
@@ -174,10 +177,10 @@ def test_the_reports_tables_as_data_hold_numbers_in_the_columns_the_docs_name(is
     assert np.allclose(rates["rate"], pooled["wins"] / pooled["games"])
 
 
-def test_the_readme_shows_shell_completion_and_it_works():
-    readme = README.read_text()
+def test_the_reference_shows_shell_completion_and_it_works():
+    reference = (DOCS / "cli.md").read_text()
     for shell in ("bash", "zsh", "fish"):
-        assert f"_FISIM_COMPLETE={shell}_source fisim" in readme
+        assert f"_FISIM_COMPLETE={shell}_source fisim" in reference
     r = subprocess.run([str(FISIM)], env={**os.environ, "_FISIM_COMPLETE": "bash_source"}, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0 and "complete " in r.stdout and "_FISIM_COMPLETE" in r.stdout

@@ -15,7 +15,7 @@ The board used most is ISLAND, the standard island with its tiles scrambled:
 from collections import Counter
 
 import pytest
-from test_rules import ALL_TILES, ISLAND, island, options, play, position, tiles
+from support.board import ALL_TILES, ISLAND, island, options, play, position, tiles
 
 from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
 from fisim.position import TILE_CODES

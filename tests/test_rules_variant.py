@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_rules import ISLAND, options, play, position, set_up
+from support.board import ISLAND, options, play, position, set_up
 
 from fisim import simulate
 from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN

@@ -8,9 +8,9 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from test_cli import run
-from test_policies import _F1, _F2, _T1, _T2, MIDGAME, choices, game
-from test_rules import ISLAND
+from support.board import ISLAND
+from support.commands import run
+from support.midgame import MIDGAME, PILE_ORDERS, TREASURE_DRAWS, choices, game, piles
 
 from fisim import engine
 from fisim.jit import runners
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its
 EXPERT = load_policy("expert")
 TINY = load_policy("search:2")
 POSITIONS = [MIDGAME.replace("active 0", f"active {a}") + t + "\n" + f
-             for a, (t, f) in enumerate(((_T1, _F1), (_T2, _F2), (_T1, _F2)))]
+             for a, (t, f) in enumerate(PILE_ORDERS)]
 
 
 def whole_choice(decisions):
@@ -75,10 +75,6 @@ def _world(pub, seed):
     return world, streams
 
 
-def _piles(g):
-    return (list(g[st.H_TPILE:st.H_TPILE + g[st.P_TDRAW_N]]), list(g[st.H_FPILE:st.H_FPILE + g[st.P_FDRAW_N]]))
-
-
 LAYERED = MIDGAME + "flood on top: CP PR SG | HG LL\n"
 
 
@@ -86,10 +82,10 @@ def test_a_sampled_world_keeps_what_is_public_and_deals_the_hidden_piles():
     """R-INFO, R-DRAW-WR: a world is pub itself with draw piles of the same cards in a new order;
     the groups a Waters Rise! put back on top stay on top, the newest highest."""
     p, g = game(LAYERED)
-    tpile, fpile = _piles(g.g)
+    tpile, fpile = piles(g.g)
     world, streams = _world(g.pub, 1)
     assert np.array_equal(world[:st.P_SIZE], g.pub)
-    wt, wf = _piles(world)
+    wt, wf = piles(world)
     assert Counter(wt) == Counter(tpile) and sorted(wf) == sorted(fpile)
     assert sum(1 << t for t in wf) == flood_draw_mask(g.pub)
     assert set(wf[-2:]) == {p.tile_at[p.cell_of(x)] for x in ("HG", "LL")}
@@ -97,17 +93,17 @@ def test_a_sampled_world_keeps_what_is_public_and_deals_the_hidden_piles():
     again, again_streams = _world(g.pub, 1)
     assert np.array_equal(again, world) and np.array_equal(again_streams, streams)
     other, other_streams = _world(g.pub, 2)
-    assert _piles(other) != (wt, wf) and not np.array_equal(other_streams, streams)
+    assert piles(other) != (wt, wf) and not np.array_equal(other_streams, streams)
     assert not set(streams) & set(g.rng)
 
 
 def test_sampled_treasure_piles_are_uniform():
     """Each kind lies on top of the sampled treasure pile as often as its share of the pile's cards
     (2,000 worlds; tolerance: 4 standard errors of a binomial proportion)."""
-    _, g = game(MIDGAME + _T1)
+    _, g = game(MIDGAME + TREASURE_DRAWS[0])
     counts = g.pub[st.P_TDRAW_COUNT:st.P_TDRAW_COUNT + N_KINDS]
     n = 2000
-    tops = Counter(int(_piles(_world(g.pub, s)[0])[0][-1]) for s in range(n))
+    tops = Counter(int(piles(_world(g.pub, s)[0])[0][-1]) for s in range(n))
     for k in range(N_KINDS):
         share = counts[k] / counts.sum()
         assert abs(tops[k] / n - share) <= 4 * np.sqrt(share * (1 - share) / n), k
@@ -120,9 +116,9 @@ def test_search_draws_only_on_the_policy_stream_and_plays_on_copies():
     """Rollouts play sampled copies: the game's own streams and hidden piles are untouched by an
     action phase decided by search; only the policy stream moves (a seed per searched decision)."""
     _, g = game(POSITIONS[0], seed=9)
-    rng, piles = g.rng.copy(), _piles(g.g)
+    rng, before = g.rng.copy(), piles(g.g)
     assert choices(g.run(PHASE_ACTIONS, load_policy("search:4")), ACTION)
-    assert _piles(g.g) == piles
+    assert piles(g.g) == before
     moved = g.rng != rng
     assert moved[POLICY] and not moved[np.arange(N_STREAMS) != POLICY].any()
 

@@ -1,10 +1,8 @@
 """`fisim sweep`, the results store and `fisim compare`."""
-import importlib
 import json
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -12,27 +10,30 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from support.commands import in_process
+from support.commands import FISIM, in_process, run
 
 import fisim
 from fisim import grid
-from fisim.compare import compare, paired_difference
-from fisim.report.data import read
+from fisim.cell import Cell
+from fisim.comparison import compare, paired_difference
+from fisim.limits import CHUNK_GAMES
+from fisim.reporting.data import read
+from fisim.results.chunks import chunk_slot
 from fisim.rules.config import ConfigError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
-from fisim.store import chunk_slot, read_store, win_bits
-from fisim.sweep import CHUNK, DaskBackend, LocalBackend, format_table, run_sweep
+from fisim.store import read_store
+from fisim.sweeping import DaskBackend, LocalBackend, format_table, run_sweep
+from fisim.tables import win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
 GRID = ["--levels", "normal,elite", "--players", "2", "--policies", "random"]
 SMALL = [*GRID, "--chunk-games", "3000"]
 
 
-def fisim_cmd(*args, **kw):
-    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, timeout=900, **kw)
+def fisim_cmd(*args):
+    return run(*args, timeout=900)
 
 
 def chunk_contents(directory):
@@ -124,7 +125,7 @@ def test_adaptive_ci_stops_at_the_first_step_that_reaches_the_target(tmp_path):
     target = {"ci": 0.0004, "max_games": 1_000_000}
     frame = run_sweep(cells, tmp_path / "ci", 1, target)
     _, chunks = read_store(tmp_path / "ci")
-    steps = [sum(chunk_slot(k, CHUNK)) for k in range(10)]     # 1,000, 2,000, 4,000 ... games
+    steps = [sum(chunk_slot(k, CHUNK_GAMES)) for k in range(10)]     # 1,000, 2,000, 4,000 ... games
     for _, cell in frame.iterrows():
         won = win_bits(chunks, cell["cell"], target)
         assert len(won) == cell["games"] and cell["games"] in steps[1:] and cell["complete"]
@@ -340,7 +341,7 @@ def test_a_variant_cell_carries_its_name_and_every_rule_number(tmp_path):
     tide = games[games["rules"] == "heli-all+tide"]
     assert len(tide) == 1000 and set(tide["variant"]) == {"tide"} and set(tide["waters_rise"]) == {4}
     assert set(tide["meter"]) == {"2 2 3 3 3 4 4 5 5 skull"} and set(games["hand_limit"]) == {5, 6}
-    from fisim.report import write_report
+    from fisim.reporting import write_report
     write_report(tmp_path / "out", None, ("md",))
     assert "tide: variant: waters_rise 4, hand_limit 6" in (tmp_path / "out" / "report" / "report.md").read_text()
 
@@ -352,7 +353,7 @@ def test_set_axes_give_one_cell_per_value_each_changing_one_rule_number():
     axes = grid.parse_sets(["waters_rise=2..4", "hand_limit=4,6,5"])
     assert axes == [("waters_rise", [2, 3, 4]), ("hand_limit", [4, 6, 5])]
     items = grid.with_axes(grid.parse_rules("official,solo"), axes)
-    labels = [grid.Cell("standard", "normal", 1, None, "random", grid._switches_of(r), grid._variant_of(r)).rules_label
+    labels = [Cell("standard", "normal", 1, None, "random", grid._switches_of(r), grid._variant_of(r)).rules_label
               for r in items]
     assert labels == ["official", "solo", "waters_rise=2", "waters_rise=4", "hand_limit=4", "hand_limit=6",
                       "solo+waters_rise=2", "solo+waters_rise=4", "solo+hand_limit=4", "solo+hand_limit=6",
@@ -375,8 +376,8 @@ def test_a_sweep_with_set_axes_reports_each_value_against_the_official_one(tmp_p
     """The parameter effects: each --set value's win rate and its paired difference from the
     official value, equal to those computed from the stored per-game wins; the games of a --set
     cell share the official cell's island, team and first player game by game."""
-    from fisim.report import write_report
-    from fisim.report.data import parameter_effects
+    from fisim.reporting import write_report
+    from fisim.reporting.data import parameter_effects
     rules = grid.with_axes(grid.parse_rules("official"), grid.parse_sets(["waters_rise=1,5", "actions=5"]))
     cells = grid.expand(["standard"], ["novice"], [2], "random", ["greedy"], rules)
     run_sweep(cells, tmp_path / "out", 4, {"games": 2000}, per_game=True, chunk_games=1000)
@@ -417,7 +418,7 @@ def test_the_summary_table_keeps_its_columns_apart_for_a_team_of_four():
 
 
 def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_path, capsys, monkeypatch):
-    sweep = importlib.import_module("fisim.sweep")     # the module (fisim.sweep is the API's function)
+    from fisim import sweeping as sweep
     args = ["sweep", *GRID, "--out", tmp_path / "out", "--no-report"]
     code, _, err = in_process(capsys, *args, "--games", "2000")
     assert code == 0 and "resuming" not in err and "nothing to play" not in err

@@ -7,20 +7,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_report import md_tables, rate_ci
-from test_rules import island, play, position
+from support.board import island, play, position
+from support.reports import md_tables, rate_ci
 
 import fisim
 from fisim import grid
 from fisim.crosscheck import result_of_row
 from fisim.jit.entries import PHASE_FLOOD
 from fisim.position import TILE_CODES
-from fisim.report import data, write_report
+from fisim.reporting import data, write_report
+from fisim.results.games import cause_tiles
 from fisim.rules import state as st
 from fisim.rules.constants import TILE_NAMES
 from fisim.rules.turn import result_row
-from fisim.store import cause_tiles
-from fisim.sweep import run_sweep
+from fisim.sweeping import run_sweep
 
 CUSTOM = "######\n######\n######\n######\n"      # a 4 x 6 block: every cell a tile
 TILE = {code: t for t, code in enumerate(TILE_CODES)}

@@ -1,25 +1,23 @@
 """`fisim tune`: the decision logic on synthetic games, a planted answer found with the engine,
 resumption, starting positions as levels, and one-line errors."""
-import importlib
 import json
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from support.commands import run
 
-from fisim.grid import Cell, parse_levels
+from fisim import tuning
+from fisim.cell import Cell
+from fisim.grid import parse_levels
 from fisim.rules.config import ConfigError, GameConfig, level_order, parse_level
 from fisim.rules.variant import make_variant
-from fisim.store import load, read_store, win_bits
-from fisim.sweep import run_sweep
+from fisim.store import read_store
+from fisim.sweeping import run_sweep
+from fisim.tables import load, win_bits
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-FISIM = Path(sys.executable).parent / "fisim"
-tuning = importlib.import_module("fisim.tune")      # the module (fisim.tune is the API's function)
 
 
 def games_of(rates, seed=1, size=200_000):
@@ -166,8 +164,8 @@ def test_tune_reuses_stored_games_and_resumes_to_the_same_answer(planted, tmp_pa
 
 # === the command line ==========================================================================
 
-def run(*args):
-    return subprocess.run([str(FISIM), "tune", *args], capture_output=True, text=True, timeout=600)
+def tune(*args):
+    return run("tune", *args)
 
 
 @pytest.mark.parametrize("args,message", [
@@ -180,7 +178,7 @@ def run(*args):
     (("--param", "waters_rise", "--target", ".5", "--level", "hard"), "unknown level 'hard'"),
 ])
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
-    r = run(*args, "--out", str(tmp_path / "t"))
+    r = tune(*args, "--out", str(tmp_path / "t"))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
     assert not (tmp_path / "t").exists()
@@ -190,12 +188,12 @@ def test_command_prints_each_value_and_the_answer(planted, tmp_path):
     sweep, rates, expected = planted
     store = tmp_path / "copy"
     shutil.copytree(sweep, store)
-    r = run("--param", "start_level", "--values", "1..6", "--target", ".15", "--policy", "greedy", "--seed", "5",
+    r = tune("--param", "start_level", "--values", "1..6", "--target", ".15", "--policy", "greedy", "--seed", "5",
             "--max-games", "16000", "--out", str(store), "--quiet")
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert f"answer: start_level {tuning.value_label('start_level', expected)}, win rate" in r.stdout
     assert "settled after 1 of at most 5 rounds" in r.stdout and "0 played now" in r.stdout
-    r = run("--param", "start_level", "--values", "1..6", "--target", ".15", "--policy", "greedy", "--seed", "5",
+    r = tune("--param", "start_level", "--values", "1..6", "--target", ".15", "--policy", "greedy", "--seed", "5",
             "--max-games", "16000", "--out", str(store), "--quiet", "--format", "json")
     rows = json.loads(r.stdout)
     assert [row["value"] for row in rows if row["answer"]] == [expected]

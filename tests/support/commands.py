@@ -1,5 +1,17 @@
-"""Running the fisim command line inside the test's process (for tests that read what it prints)."""
+"""Running the fisim command line: the installed `fisim` command in a process of its own, or its
+entry point inside the test's process (for tests that read what it prints)."""
+import subprocess
+import sys
+from pathlib import Path
+
 from fisim.cli import main
+
+FISIM = Path(sys.executable).parent / "fisim"
+
+
+def run(*args, cwd=None, timeout=600):
+    """The finished process of `fisim ARGS` (its stdout and stderr as text)."""
+    return subprocess.run([str(FISIM), *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
 
 
 def in_process(capsys, *args):

@@ -13,7 +13,7 @@ TEXT_HEADERS = {"", "Players", "Level", "Team", "Layout", "Rules", "Policy", "Si
 
 
 def template():
-    text = resources.files("fisim.report").joinpath("templates", "report.html.j2").read_text(encoding="utf-8")
+    text = resources.files("fisim.reporting").joinpath("templates", "report.html.j2").read_text(encoding="utf-8")
     env = jinja2.Environment(autoescape=True, trim_blocks=False, lstrip_blocks=False,
                              undefined=jinja2.StrictUndefined)
     return env.from_string(text)

@@ -26,13 +26,16 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from fisim.grid import Cell, cell_with_number, parse_layouts, parse_policies
-from fisim.limits import cut_range, is_whole
-from fisim.rules.config import ConfigError, level_label, make_config, parse_level
+from fisim.cell import Cell
+from fisim.errors import ConfigError
+from fisim.grid import cell_with_number, parse_layouts, parse_policies
+from fisim.limits import CHUNK_GAMES, cut_range, is_whole
+from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
+from fisim.rules.config import level_label, make_config, parse_level
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
-from fisim.store import FIRST_CHUNK, Store, chunk_count, chunk_slot, planned_games
-from fisim.sweep import CHUNK, manifest_for, play_chunk, replace_rejected
+from fisim.store import Store, manifest_for
+from fisim.sweeping import play_chunk, replace_rejected
 from policies import DEFAULT
 
 START_LEVEL = "start_level"
@@ -163,8 +166,7 @@ def setting(param, level="normal", players=3, team=None, layout="standard", poli
     naming a bad parameter, setting or value."""
     check_param(param)
     config = make_config(parse_level(level), players, team, (rules,) if isinstance(rules, str) else rules)
-    base = Cell(parse_layouts(layout)[0], parse_level(level), players, config.team, parse_policies(policy)[0],
-                tuple(sorted(config.switches)), config.variant, repeat)
+    base = Cell.of_config(config, parse_layouts(layout)[0], parse_policies(policy)[0], repeat)
     allowed = allowed_values(base, param)
     if values is None:
         values = allowed
@@ -230,26 +232,20 @@ class _Games:
         for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
                                         ).iterrows():
             if row["cell"] in self.chunks:
-                self.chunks[row["cell"]][int(row["chunk"])] = _bits(row["win_bits"], int(row["games"]))
+                self.chunks[row["cell"]][int(row["chunk"])] = per_game_wins(row)
         self.played = 0
 
     def first(self, value, n):
         """The wins of games 0..n-1 of `value`, playing the chunks they lack."""
         cell = self.cells[value]
         mine = self.chunks[cell.key]
-        for k in range(chunk_count(n, CHUNK)):
-            size = planned_games({"games": n}, k, CHUNK)
-            if len(mine.get(k, ())) >= size:
-                continue
-            record, _ = play_chunk(cell, k, chunk_slot(k, CHUNK)[0], size, self.seed, self.threads, False)
+        stored = {k: (int(won.sum()), len(won)) for k, won in mine.items()}
+        for k, first, size in chunks_to_play(stored, {"games": n}, CHUNK_GAMES):
+            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False)
             self.store.write_chunk(record)
-            mine[k] = _bits(record["win_bits"], record["games"])
+            mine[k] = per_game_wins(record)
             self.played += size
-        return np.concatenate([mine[k] for k in range(chunk_count(n, CHUNK))])[:n]
-
-
-def _bits(packed, games):
-    return np.unpackbits(np.frombuffer(packed, np.uint8))[:games].astype(bool)
+        return np.concatenate([mine[k] for k in range(chunk_count(n, CHUNK_GAMES))])[:n]
 
 
 def search(values, target, max_games, wins, progress=None):

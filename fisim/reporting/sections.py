@@ -1,5 +1,5 @@
 """What a report says: its sections, each a figure and tables with captions, built from the
-aggregates of fisim.report.data. The HTML and Markdown writers render the same Report, so both
+aggregates of fisim.reporting.data. The HTML and Markdown writers render the same Report, so both
 show the same numbers. A section is only made when the sweep has the data for it."""
 import re
 from dataclasses import dataclass, field
@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from fisim.report import data, figures
+from fisim.reporting import data, figures
+from fisim.results.games import CAUSES
 from fisim.rules.config import SWITCHES, level_position
 from fisim.rules.constants import ROLE_NAMES
 from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
-from fisim.store import CAUSES
 
 HUMAN = "win rates are the computer team's, not a human team's"    # on every figure; in the text once
 

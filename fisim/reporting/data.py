@@ -1,11 +1,11 @@
 """Aggregation for reports: every number a report shows, computed from the results store alone.
 
 A report reads a sweep's store once (fisim.store: the manifest and the finished chunks), checks
-that it is whole, and pools cells into the tables behind each figure. Pooling adds games, wins
-and counts; a pooled win rate gets its own Wilson interval. Comparisons pool *pairs*: game i of
-two cells that differ in one setting started from the same shuffles, so the per-game win
-indicators of matched cells are concatenated and their paired difference taken
-(fisim.compare.paired_difference).
+that it is whole, counts each cell's chunks as every reader does (fisim.tables.counted_chunks) and
+pools cells into the tables behind each figure. Pooling adds games, wins and counts; a pooled win
+rate gets its own Wilson interval. Comparisons pool *pairs*: game i of two cells that differ in
+one setting started from the same shuffles, so the per-game win indicators of matched cells are
+concatenated and their paired difference taken (fisim.comparison.paired_difference).
 
 The *main slice* is what the headline figures show: the standard island (else the sweep's first
 layout), the sweep's first policy and the official rules (for a player count that has no
@@ -18,22 +18,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fisim.compare import paired_difference, pairing
+from fisim.comparison import paired_difference, pairing
+from fisim.errors import StoreError
+from fisim.results.chunks import TILE_COUNTS, per_game_wins
+from fisim.results.games import CAUSES
 from fisim.rules.config import level_position
 from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
-from fisim.store import (
-    CAUSES,
-    SETTINGS,
-    TILE_COUNTS,
-    StoreError,
-    policy_labels,
-    read_store,
-    target_reached,
-    tile_labels,
-    tile_rows,
-)
+from fisim.store import SETTINGS, policy_labels, read_store
+from fisim.tables import counted_chunks, summed, tile_labels, tile_rows
 from policies import labelled
 
 BASELINE_VALUES = {"layout": "standard", "rules": "official"}
@@ -86,14 +80,11 @@ def read(path):
     manifest, chunks = read_store(path)
     rows, bits, incomplete = [], {}, []
     labels = policy_labels(manifest)
-    by_cell = {}
-    for chunk in chunks.to_dict("records"):
-        by_cell.setdefault(chunk["cell"], []).append(chunk)
     for cell in manifest["cells"]:
         key = cell["key"]
         label = ", ".join(str(cell[k]) for k in SETTINGS)
-        mine = sorted(by_cell.get(key, []), key=lambda c: int(c["chunk"]))
-        done, complete = _counted(mine, manifest["target"])
+        counted, complete = counted_chunks(chunks, key, manifest["target"])
+        done = counted.to_dict("records")
         if not done:
             raise StoreError(f"cell [{label}] has no finished games in {path}; run the same sweep "
                              "again to complete it")
@@ -104,39 +95,16 @@ def read(path):
                    complete=complete)
         for name in CAUSES:
             row[f"cause_{name}"] = sum(int(c[f"cause_{name}"]) for c in done)
-        row["turns_hist"] = _sum_arrays([c["turns_hist"] for c in done])
-        row["treasures_hist"] = _sum_arrays([c["treasures_hist"] for c in done], 5)
-        row["role_games"] = _sum_arrays([c["role_games"] for c in done], N_ROLES)
-        row["role_wins"] = _sum_arrays([c["role_wins"] for c in done], N_ROLES)
+        row["turns_hist"] = summed([c["turns_hist"] for c in done])
+        row["treasures_hist"] = summed([c["treasures_hist"] for c in done], 5)
+        row["role_games"] = summed([c["role_games"] for c in done], N_ROLES)
+        row["role_wins"] = summed([c["role_wins"] for c in done], N_ROLES)
         for columns in TILE_COUNTS.values():
             for column in columns.values():
-                row[column] = _sum_arrays([c[column] for c in done], N_TILES)
+                row[column] = summed([c[column] for c in done], N_TILES)
         rows.append(row)
-        bits[key] = np.concatenate([np.unpackbits(np.frombuffer(c["win_bits"], np.uint8))[:int(c["games"])]
-                                    .astype(bool) for c in done])
+        bits[key] = np.concatenate([per_game_wins(c) for c in done])
     return Sweep(Path(path).resolve().name, manifest, pd.DataFrame(rows), bits, incomplete)
-
-
-def _counted(chunks, target):
-    """The chunks that count, as fisim.store.counted_chunks decides (those up to the one that
-    reached the target), on a cell's chunk records in order; and whether the target is reached."""
-    wins = games = 0
-    done = []
-    for chunk in chunks:
-        if target_reached(target, wins, games):
-            break
-        wins += int(chunk["wins"])
-        games += int(chunk["games"])
-        done.append(chunk)
-    return done, target_reached(target, wins, games)
-
-
-def _sum_arrays(arrays, width=0):
-    arrays = [np.asarray(a, np.int64) for a in arrays]
-    total = np.zeros(max([width, *(len(a) for a in arrays)]), np.int64)
-    for a in arrays:
-        total[:len(a)] += a
-    return total
 
 
 def _level_key(series):
@@ -151,15 +119,15 @@ def pool(cells, by):
         values = values if isinstance(values, tuple) else (values,)
         games, wins = int(group["games"].sum()), int(group["wins"].sum())
         low, high = wilson(wins, games)
-        turns = _sum_arrays(group["turns_hist"])
-        treasures = _sum_arrays(group["treasures_hist"], 5)
+        turns = summed(group["turns_hist"])
+        treasures = summed(group["treasures_hist"], 5)
         row = dict(zip(by, values))
         row.update(cells=len(group), games=games, wins=wins, rate=wins / games, ci_low=low, ci_high=high,
                    share_won=wins / games, count_won=wins, turns_hist=turns,
                    mean_turns=float(np.dot(np.arange(len(turns)), turns) / games),
                    mean_treasures=float(np.dot(np.arange(len(treasures)), treasures) / games),
-                   role_games=_sum_arrays(group["role_games"], N_ROLES),
-                   role_wins=_sum_arrays(group["role_wins"], N_ROLES))
+                   role_games=summed(group["role_games"], N_ROLES),
+                   role_wins=summed(group["role_wins"], N_ROLES))
         for name in CAUSES:
             row[f"count_{name}"] = int(group[f"cause_{name}"].sum())
             row[f"share_{name}"] = row[f"count_{name}"] / games
@@ -227,12 +195,12 @@ def island_shapes(sweep):
 
 def tiles(sweep, by="place"):
     """Which tiles decide the game, per island at the main slice's policy and rules (levels,
-    players and teams pooled): {island: fisim.store.tile_rows's table}, by "place" (each cell of
+    players and teams pooled): {island: fisim.tables.tile_rows's table}, by "place" (each cell of
     the island's grid: placement is random each game, R-SETUP-1) or by "name" (each named tile)."""
     shapes = island_shapes(sweep)
     out = {}
     for layout, group in island_cells(sweep).groupby("layout", sort=False):
-        counts = {kind: _sum_arrays(group[column], N_TILES) for kind, column in TILE_COUNTS[by].items()}
+        counts = {kind: summed(group[column], N_TILES) for kind, column in TILE_COUNTS[by].items()}
         out[layout] = pd.DataFrame(tile_rows(tile_labels(by, shapes[layout]), int(group["games"].sum()),
                                              int(group["wins"].sum()), counts))
     return out

@@ -1,6 +1,6 @@
 """The report's figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, so no
 global figure state and no display needed). Each function takes the tables of
-fisim.report.data and a `subtitle` naming the policy, the setting and the number of games, and
+fisim.reporting.data and a `subtitle` naming the policy, the setting and the number of games, and
 returns a Figure. Rates are in percent; every rate has its 95% interval."""
 import io
 import textwrap
@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from fisim.store import CAUSES
+from fisim.results.games import CAUSES
 
 RATE_LABEL = "computer team's win rate (%)"
 LEVEL_COLOURS = {"novice": "#4daf4a", "normal": "#377eb8", "elite": "#ff7f00", "legendary": "#e41a1c"}

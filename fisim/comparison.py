@@ -13,9 +13,11 @@ cell of random teams: the games whose team included the adventurer against those
 import numpy as np
 import pandas as pd
 
+from fisim.errors import ConfigError, StoreError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import Z95, wilson
-from fisim.store import StoreError, cell_table, read_store, win_bits
+from fisim.store import read_store
+from fisim.tables import cell_table, win_bits
 from policies import seer_notes
 
 AXES = ("layout", "level", "players", "team", "policy", "rules")
@@ -56,7 +58,7 @@ def compare(path, by):
     teams, the best team of the group, every team ranked): both win rates, their paired difference
     with its 95% interval, significance and the pairing's correlation. For `role`: see roles()."""
     if by not in BY:
-        raise ValueError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+        raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     manifest, chunks = read_store(path)
     cells = cell_table(manifest, chunks)
     if by == "role":

@@ -1,36 +1,23 @@
 """`fisim sweep`: play every cell of a grid in chunks and store each finished chunk.
 
 Game i of every cell is game i of the master seed (common random numbers), and a chunk is a
-fixed run of game indices (fisim.store.chunk_slot), so what a chunk holds does not depend on
+fixed run of game indices (fisim.results.chunks), so what a chunk holds does not depend on
 threads, processes, machines or the target: a sweep resumed after an interruption, run on a Dask
 cluster, or extended with more games, gives the same store as one uninterrupted run.
 """
 import gc
 
-import fisim
-from fisim.rules.config import RULES_VERSION
-from fisim.rules.layouts import BUILTIN_NAMES, load_layout
-from fisim.store import (
-    CHUNK_NAME,
-    STORE_FORMAT,
-    Store,
-    chunk_count,
-    chunk_record,
-    chunk_slot,
-    file_digest,
-    load,
-    planned_games,
-    target_reached,
-)
-from policies import full_name, labelled, seer_notes
+from fisim.cell import play
+from fisim.errors import BackendError, EngineError
+from fisim.limits import CHUNK_GAMES
+from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole
+from fisim.results.games import games_frame
+from fisim.store import CHUNK_NAME, Store, manifest_for
+from fisim.tables import load
+from policies import seer_notes
 
-CHUNK = 50_000
 CLUSTER_EXTRA = "a Dask cluster needs Dask, an optional extra of fisim: pip install 'fisim[cluster]'"
 DASK_TIMEOUT = 10       # seconds a Dask scheduler has to answer
-
-
-class BackendError(RuntimeError):
-    """The Dask cluster could not be reached, or failed during the sweep."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -42,42 +29,12 @@ class Interrupted(KeyboardInterrupt):
         self.kept = kept
 
 
-def manifest_for(cells, seed, target, per_game, chunk=CHUNK):
-    """What identifies a sweep: a store is only ever extended by the same configuration
-    (fisim.store.extended). User policy and layout files enter it by content ("files"), so an
-    edited file is never mixed into a store. A cell's repeat is recorded when it is not 0, so a
-    store of games as dealt has the manifest it had before repeats existed. A cell names its
-    policy as given (a policy file by its path: provenance); "policy_labels" gives the NAME@VERSION
-    that results show for it, as a per-game row does."""
-    from policies import load_policy
-    loaded = {name: load_policy(name) for name in sorted({c.policy for c in cells})}
-    policies = {name: str(policy.VERSION) for name, policy in loaded.items()}
-    user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
-                        | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
-    return {
-        "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
-        "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
-        "files": {path: file_digest(path) for path in user_files},
-        "seed": seed, "chunk_size": chunk, "target": target, "per_game": per_game,
-        "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
-                   "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
-                   "rules": c.rules_label, **c.variant_record,
-                   **({"repeat": c.repeat} if c.repeat else {})} for c in cells],
-    }
-
-
 def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None):
     """Play chunk `chunk` of a cell, games first..first+size-1: its aggregate record and, with
     per_game, its per-game frame. `progress(k)` as each block of k games finishes."""
-    from fisim import engine
-    from fisim.simulation import check_games, games_frame
-    from policies import load_policy
-    policy = load_policy(cell.policy)
-    layout = load_layout(cell.layout)
-    rows = engine.play_batch(layout, cell.config, policy, seed, first, size, threads, progress, cell.repeat)
-    check_games(rows, policy.NAME, first)
-    label = labelled(full_name(policy))
-    frame = games_frame(rows, cell.config, cell.layout_label, label, seed, first, cell.repeat) if per_game else None
+    rows = play(cell, seed, first, size, threads, progress)
+    frame = (games_frame(rows, cell.config, cell.layout_label, cell.policy_label, seed, first, cell.repeat)
+             if per_game else None)
     return chunk_record(cell.key, chunk, first, rows), frame
 
 
@@ -130,7 +87,6 @@ class DaskBackend:
         """Each chunk's (record, frame) as it arrives; progress(games) then."""
         from dask.distributed import as_completed
 
-        from fisim.simulation import EngineError
         from policies import PolicyError
         futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)
                    for cell, chunk, first, size in tasks]
@@ -190,24 +146,10 @@ def warm(cells):
     prepare([load_policy(name) for name in sorted({c.policy for c in cells})])
 
 
-def _progress_of(records, target, chunk_games):
-    """(next chunk to play, target reached) from a cell's {chunk: (wins, games)}. Chunks count in
-    order until the target is reached; one with fewer games than the target now wants (the last
-    chunk of an earlier, smaller target) is the next to play, whole."""
-    wins = games = k = 0
-    while k in records and not target_reached(target, wins, games):
-        if records[k][1] < planned_games(target, k, chunk_games):
-            break
-        wins += records[k][0]
-        games += records[k][1]
-        k += 1
-    return k, target_reached(target, wins, games)
-
-
-def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK,
+def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK_GAMES,
               warn=None, note=None):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
-    fisim.store.load(out) of every cell in the store. Chunks already in the store are not played
+    fisim.tables.load(out) of every cell in the store. Chunks already in the store are not played
     again, so a store of the same configuration is resumed or extended (more games per cell, more
     cells); a chunk file of this sweep that fails verification is deleted and played again, with
     `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
@@ -243,7 +185,7 @@ def _stored(cells, records, target, chunk_games):
     earlier, smaller target does not: it is played again whole)."""
     total = 0
     for cell in cells:
-        done, _ = _progress_of(records[cell.key], target, chunk_games)
+        done, _ = counted_whole(records[cell.key], target, chunk_games)
         total += sum(records[cell.key][k][1] for k in range(done))
     return total
 
@@ -251,7 +193,7 @@ def _stored(cells, records, target, chunk_games):
 def _resume_text(cells, records, target, chunk_games):
     """What the store holds of this sweep before it plays (None: nothing yet)."""
     stored = _stored(cells, records, target, chunk_games)
-    complete = sum(_progress_of(records[c.key], target, chunk_games)[1] for c in cells)
+    complete = sum(counted_whole(records[c.key], target, chunk_games)[1] for c in cells)
     if complete == len(cells):
         return f"nothing to play: the store is complete ({stored:,} games in {len(cells):,} cells)"
     if not stored:
@@ -280,16 +222,7 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
     while True:
         tasks = []
         for cell in cells:
-            next_chunk, complete = _progress_of(records[cell.key], target, chunk_games)
-            if complete:
-                continue
-            if "games" in target:       # a fixed count: every missing chunk at once
-                wanted = range(next_chunk, chunk_count(target["games"], chunk_games))
-            else:                       # adaptive: the next chunk, then look again
-                wanted = [next_chunk]
-            planned = {k: planned_games(target, k, chunk_games) for k in wanted}
-            tasks += [(cell, k, chunk_slot(k, chunk_games)[0], games) for k, games in planned.items()
-                      if records[cell.key].get(k, (0, 0))[1] < games]
+            tasks += [(cell, *chunk) for chunk in chunks_to_play(records[cell.key], target, chunk_games)]
         if not tasks:
             return
         if not warmed:
@@ -298,9 +231,9 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
         for record, frame in backend.run(tasks, seed, per_game, lambda games: progress(games, 0)):
             store.write_chunk(record, frame)
             cell_records = records[record["cell"]]
-            before = _progress_of(cell_records, target, chunk_games)[1]
+            before = counted_whole(cell_records, target, chunk_games)[1]
             cell_records[record["chunk"]] = (record["wins"], record["games"])
-            progress(0, int(_progress_of(cell_records, target, chunk_games)[1] and not before))
+            progress(0, int(counted_whole(cell_records, target, chunk_games)[1] and not before))
 
 
 def format_table(frame):

@@ -15,13 +15,14 @@ DEFAULT_FORMATS = ("html", "md", "png")
 
 
 def parse_formats(text):
-    """'html,md,png' -> ('html', 'md', 'png'); ValueError naming a bad format."""
+    """'html,md,png' -> ('html', 'md', 'png'); ConfigError naming a bad format."""
+    from fisim.errors import ConfigError
     items = [t.strip().lower() for t in text.split(",") if t.strip()]
     if not items:
-        raise ValueError(f"no report format given; choose from: {', '.join(FORMATS)}")
+        raise ConfigError(f"no report format given; choose from: {', '.join(FORMATS)}")
     for item in items:
         if item not in FORMATS:
-            raise ValueError(f"unknown report format {item!r}; choose from: {', '.join(FORMATS)}")
+            raise ConfigError(f"unknown report format {item!r}; choose from: {', '.join(FORMATS)}")
     return tuple(dict.fromkeys(items))
 
 
@@ -29,10 +30,10 @@ def write_report(directory, out=None, formats=DEFAULT_FORMATS, title=None, warn=
     """Read the results store `directory` and write the report into `out` (default
     directory/report): report.html, report.md, figures/<section>.png|svg, tables/<section>-<n>.csv
     and tables.json, as `formats` asks.
-    Returns the paths written. A missing or damaged store raises fisim.store.StoreError; a store
+    Returns the paths written. A missing or damaged store raises fisim.errors.StoreError; a store
     whose sweep has not finished gives a report with a warning, also passed to `warn(text)`."""
     from fisim.files import atomic_write
-    from fisim.report import data, figures, html, markdown, sections, tables
+    from fisim.reporting import data, figures, html, markdown, sections, tables
     sweep = data.read(directory)
     report = sections.build(sweep, title)
     for text in report.warnings:

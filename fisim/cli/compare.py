@@ -1,0 +1,48 @@
+"""`fisim compare`: paired differences between a store's cells, or two policies' agreement."""
+import click
+
+from fisim.cli.options import TABLE_FORMATS, check_format, policy_name, table_text
+from fisim.errors import ConfigError
+from policies import PolicyError
+
+
+@click.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--by", default="layout", show_default=True, metavar="AXIS",
+              help="layout, level, players, team (every team ranked), policy, rules, or role (each adventurer "
+                   "in random teams against the games without it).")
+@click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
+              help="text, csv or json (one row per comparison, rates as fractions; with --agreement, one row "
+                   "per ranked cell with both policies' rates and ranks).")
+@click.option("--agreement", default=None, metavar="A,B",
+              help="Instead: do policies A and B (both played in the sweep) rank the cells along --by alike? "
+                   "Spearman's rank correlation with a bootstrap interval, and the pairs whose order flips.")
+def compare(directory, by, fmt, agreement):
+    """Paired differences between cells of a sweep that differ only in one setting."""
+    from fisim.comparison import BY, format_comparison
+    from fisim.comparison import compare as run
+    if by not in BY:
+        raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+    check_format(fmt, TABLE_FORMATS)
+    pair = _agreement_pair(agreement, by) if agreement is not None else None
+    if pair:
+        from fisim.agreement import format_agreement, rank_agreement
+        result = rank_agreement(directory, by, pair)
+        click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
+        return
+    frame = run(directory, by)
+    click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
+
+
+def _agreement_pair(text, by):
+    """The two policies of --agreement A,B as their cells name them, or a ConfigError."""
+    if by in ("policy", "role"):
+        raise ConfigError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
+                          "choose layout, level, players, team or rules")
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise ConfigError(f"--agreement takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
+    try:
+        return [policy_name(p) for p in names]
+    except PolicyError as exc:
+        raise ConfigError(f"--agreement: {exc}") from None

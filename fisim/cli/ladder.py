@@ -1,0 +1,79 @@
+"""`fisim ladder`: the skill ladder and per-deal difficulty, two sweeps and their tables."""
+import os
+
+import click
+
+from fisim.cli.options import POLICY_HELP, check_threads, policy_name, quiet_option
+from fisim.cli.sweep import run_cells
+from fisim.errors import ConfigError
+from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+from policies import CLAIRVOYANT_NOTE, LADDER, REPLAYS_ALIKE, sees_decks
+
+
+@click.command()
+@click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
+@click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Games per level and player count for every policy: deals 0.. of the seed, the same for all "
+                   "(the defaults play in minutes; the README's full-size ladder, --games 2000 --deals 500 "
+                   "--repeats 20, in hours).")
+@click.option("--policies", "policies_text", default=",".join(LADDER), show_default=True,
+              help="The ladder's legal policies, weakest first. " + POLICY_HELP)
+@click.option("--clairvoyant", "clairvoyant", default=None, type=click.IntRange(min=1), metavar="N",
+              help=f"Budget of the clairvoyant reference clairvoyant:N [default: its own, 32]; it {CLAIRVOYANT_NOTE}.")
+@click.option("--no-clairvoyant", is_flag=True, help="Leave the clairvoyant reference out.")
+@click.option("--deals", default=20, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Per-deal difficulty: replay the first DEALS deals of each level and player count ...")
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
+              help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
+@click.option("--replayer", default="search:8", show_default=True, metavar="POLICY",
+              help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
+@click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
+@click.option("--out", default="fisim-ladder", show_default=True, metavar="DIR",
+              help="Results directory: the stores DIR/ladder and DIR/deals (resumable), tables, figures, ladder.md.")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
+@quiet_option("progress bar")
+def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
+           seed, out, threads, quiet):
+    """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
+    skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
+    It prints its plan first: the games per policy and the time they take at speeds measured here."""
+    from fisim import grid
+    if clairvoyant is not None and no_clairvoyant:
+        raise ConfigError("give --clairvoyant N or --no-clairvoyant, not both")
+    if not no_deals and deals > games:
+        raise ConfigError(f"--deals {deals} needs --games of at least {deals}: every ladder policy plays each "
+                          "replayed deal (or give --no-deals)")
+    check_threads(threads)
+    policies = grid.parse_policies(policies_text)
+    seers = [p for p in policies if sees_decks(p)]
+    if seers:
+        raise ConfigError(f"--policies lists {seers[0]}, which is not a legal player; the clairvoyant "
+                          "reference is --clairvoyant N")
+    if not no_clairvoyant:
+        policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
+    levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
+    replayers = [] if no_deals else grid.parse_policies(replayer)
+    alike = next((p for p in replayers if p.partition(":")[0] in REPLAYS_ALIKE), None)
+    if alike:
+        raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
+                          "the same game; choose a stochastic policy, such as search:8, passive or random")
+    from fisim import ladder as skill
+    if not quiet:
+        click.echo(skill.plan_text(levels_list, players, [policy_name(p) for p in policies], games,
+                                   [policy_name(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
+                   err=True)
+
+    run_cells(skill.ladder_cells(levels_list, players, [policy_name(p) for p in policies]),
+              os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,
+              quiet=quiet)
+    for name in replayers:
+        run_cells(skill.deal_cells(levels_list, players, policy_name(name), repeats),
+                  os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True, threads=threads,
+                  quiet=quiet)
+    tables = skill.read_ladder(out)
+    text = skill.format_ladder(tables)
+    written = skill.write_outputs(out, tables, text)
+    click.echo(text)
+    click.echo(f"results: {out} ({', '.join(p.name for p in written)})")

@@ -1,0 +1,100 @@
+"""What the commands share: the options that fix one setting, --quiet, the checks of threads and
+formats, and a results table printed as data."""
+import logging
+
+import click
+
+from fisim.errors import ConfigError
+from fisim.limits import MAX_REPEAT, MAX_SEED, max_threads
+from fisim.rules.config import SWITCHES
+from fisim.rules.constants import LEVELS
+from fisim.rules.variant import MAX_SKULL
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LEGAL
+
+POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} is the strongest fast one; "
+               "search:N, the strongest, checks expert's action decisions by playing N sampled worlds "
+               "to the end, about a thousand times slower) or a policy .py file. clairvoyant:N is search "
+               f"with the piles' true order in view, a reference: it {CLAIRVOYANT_NOTE}.")
+RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
+              + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
+              + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
+              "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
+              "docs/model.md), combinable with switches; a file's numbers win over solo's.")
+TABLE_FORMATS = ("text", "csv", "json")
+
+
+def check_threads(threads):
+    """Refuse more --threads than this machine runs."""
+    if threads is not None and threads > max_threads():
+        raise ConfigError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
+
+
+def setting_options(f):
+    """The options that fix one setting, shared by `simulate`, `replay` and `tune`."""
+    options = [
+        click.option("--level", default="normal", show_default=True, metavar="LEVEL",
+                     help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position from 1 to "
+                          f"{MAX_SKULL - 1} below the skull (1 to 9 with the official meter; docs/model.md)."),
+        click.option("--players", default=3, show_default=True, type=int,
+                     help="Number of players, 2-4 (1 with --rules solo)."),
+        click.option("--team", default=None, metavar="ROLE,ROLE,...",
+                     help="Fix the adventurers in seat order; default: a random team each game."),
+        click.option("--layout", default="standard", show_default=True, metavar="NAME|FILE",
+                     help="A built-in island (see `fisim layouts`) or a layout file."),
+        click.option("--policy", default=DEFAULT, show_default=True, metavar="NAME|FILE", help=POLICY_HELP),
+        click.option("--rules", "rules", multiple=True, metavar="SWITCH|FILE.toml",
+                     help="Rules, repeatable to combine switches: " + RULES_HELP),
+        click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),
+                     help="Master seed; game i of a seed is always the same game."),
+        click.option("--repeat", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_REPEAT),
+                     help="Replay the same deals with another policy stream: only the policy's own random "
+                          "choices change (0: the games as dealt)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def cell_of(level, players, team, layout, policy, rules, repeat):
+    """The cell of the setting options (setting_options), checked before anything is played; an
+    island that is not one connected piece gets a note."""
+    from fisim.cell import Cell
+    from fisim.rules.config import parse_level
+    cell = Cell.of(parse_level(level), players, team, layout, policy, rules, repeat)
+    if not cell.island.connected:
+        click.echo(f"fisim: note: layout {cell.island.name} is not one connected island", err=True)
+    return cell
+
+
+def _silence_notices(ctx, param, quiet):
+    """--quiet: the library's notices (a first run's compile) are not shown."""
+    if quiet:
+        logging.getLogger("fisim").setLevel(logging.WARNING)
+    return quiet
+
+
+def quiet_option(also=""):
+    """--quiet, which silences the note of a first run's compile and `also` (e.g. "progress bar")."""
+    return click.option("--quiet", is_flag=True, callback=_silence_notices,
+                        help=f"No {also + ', no ' if also else ''}note of a first run's compile on stderr.")
+
+
+def check_format(fmt, choices):
+    """Refuse a --format that is not one of `choices`."""
+    if fmt not in choices:
+        raise ConfigError(f"unknown --format {fmt!r}; choose one of: {', '.join(choices)}")
+
+
+def table_text(frame, fmt):
+    """A results table as CSV (with a header) or JSON (a list of records), its numbers rounded as
+    the report's tables are (no float noise)."""
+    from fisim.reporting.tables import as_data, to_json
+    if fmt == "csv":
+        return as_data(frame).to_csv(index=False).rstrip("\n")
+    return to_json(frame)
+
+
+def policy_name(policy):
+    """The name a policy's cells carry: search and search:64 are one cell, named with its budget."""
+    from policies import load_policy
+    return policy if policy.endswith(".py") else load_policy(policy).NAME

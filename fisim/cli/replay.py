@@ -1,0 +1,25 @@
+"""`fisim replay`: one game, turn by turn."""
+import click
+
+from fisim.cli.options import cell_of, quiet_option, setting_options
+from fisim.limits import MAX_GAME
+
+
+@click.command()
+@setting_options
+@click.option("--game", "game", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_GAME),
+              help="Which game of the seed to show.")
+@quiet_option()
+def replay(level, players, team, layout, policy, rules, seed, repeat, game, quiet):
+    """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
+    cell = cell_of(level, players, team, layout, policy, rules, repeat)
+    from fisim import engine
+    from fisim.cell import check_games
+    from fisim.transcript import format_transcript
+    from policies import load_policy
+    island, policy = cell.island, load_policy(cell.policy)
+    rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
+    check_games(rec.result[None, :], policy.NAME, game)
+    title = (f"Game {game} of seed {seed}: {island.name}, {cell.level}, {cell.players} players, "
+             f"policy {cell.policy_label}, rules {cell.rules_label}" + (f", repeat {repeat}" if repeat else ""))
+    click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)

@@ -1,0 +1,108 @@
+"""`fisim simulate`: play games of one setting and print its win rate, loss causes and more."""
+import os
+import sys
+
+import click
+
+from fisim.cli.options import (
+    TABLE_FORMATS,
+    cell_of,
+    check_format,
+    check_threads,
+    quiet_option,
+    setting_options,
+    table_text,
+)
+from fisim.errors import ConfigError
+from fisim.limits import MAX_SIMULATE_GAMES
+
+OUT_SUFFIXES = (".parquet", ".csv")
+
+
+def _check_out_file(out):
+    """Refuse an --out file that cannot be written, before any game is played."""
+    folder = os.path.dirname(os.path.abspath(out))
+    if os.path.isdir(out):
+        raise ConfigError(f"--out {out} is a directory; give a file name ending in .parquet or .csv")
+    if not os.path.isdir(folder):
+        raise ConfigError(f"--out {out}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ConfigError(f"--out {out}: the directory {folder} is not writable")
+
+
+@click.command()
+@setting_options
+@click.option("--games", default=10_000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Number of games.")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
+@click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")
+@click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",
+              help="How to print the results: text, csv or json (one row per rate, each with its n and 95% CI).")
+@quiet_option("progress bar")
+def simulate(level, players, team, layout, policy, rules, seed, repeat, games, threads, out, fmt, quiet):
+    """Play GAMES games of one setting and print the win rate, loss causes, each adventurer's win
+    rate, turns and treasures."""
+    if out is not None and not out.endswith(OUT_SUFFIXES):
+        raise ConfigError(f"--out {out}: the file name must end in .parquet or .csv")
+    if out is not None:
+        _check_out_file(out)
+    check_threads(threads)
+    check_format(fmt, TABLE_FORMATS)
+    cell = cell_of(level, players, team, layout, policy, rules, repeat)
+    from fisim.cell import play_chunks
+    from fisim.engine import prepare
+    from fisim.results.games import write_games
+    from fisim.results.tally import Tally
+    from fisim.simulation import frames
+    from policies import load_policy
+    tally = Tally()
+    show = sys.stderr.isatty() and games >= 100_000 and not quiet
+    prepare([load_policy(cell.policy)])       # a first run compiles here: the bar counts games only
+    with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
+        chunks = tally.adding(play_chunks(cell, seed, 0, games, threads, bar.update))
+        if out:
+            write_games(out, frames(cell, seed, chunks))
+        else:
+            for _ in chunks:
+                pass
+    click.echo(_simulate_output(cell, seed, tally, fmt))
+    if out:
+        click.echo(f"fisim: wrote {tally.games:,} games, one row each, to {out}", err=True)
+
+
+def _simulate_output(cell, seed, tally, fmt):
+    """The results of `fisim simulate` as text for people, or one row per rate as CSV or JSON."""
+    labels = {"layout": cell.island.name, "level": cell.level, "players": cell.players, "team": cell.team_label,
+              "policy": cell.policy_label, "rules": cell.rules_label, "seed": seed, "repeat": cell.repeat}
+    rates = tally.rates()
+    if fmt != "text":
+        import pandas as pd
+        table = tally.table()
+        table = pd.concat([pd.DataFrame([labels] * len(table)), table], axis=1)
+        return table_text(table, fmt)
+    win = rates.iloc[0]
+    lines = [
+        f"{tally.games:,} games: {labels['layout']}, {labels['level']}, {labels['players']} players, "
+        f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}"
+        + (f", repeat {cell.repeat}" if cell.repeat else ""),
+        f"win rate  {100 * win['rate']:6.2f}%   95% CI {100 * win['ci_low']:.2f}-{100 * win['ci_high']:.2f}%   "
+        f"({tally.wins:,} wins; the computer team's rate, not a human one)",
+        "losses (share of all games, 95% CI):",
+    ]
+    for _, r in rates[rates["measure"] == "loss"].iterrows():
+        lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+    if cell.team is None:
+        lines.append("win rate of the games with each adventurer in the team (95% CI, games):")
+        for _, r in rates[rates["measure"] == "win with"].iterrows():
+            lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"
+                         f"   {r['games']:,}")
+    lines.append(f"mean turns {tally.mean_turns:.2f}   mean treasures captured {tally.mean_treasures:.3f}")
+    return "\n".join(lines)
+
+
+class _Null:
+    def write(self, _):
+        pass
+
+    def flush(self):
+        pass

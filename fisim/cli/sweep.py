@@ -1,0 +1,112 @@
+"""`fisim sweep`: play every cell of a grid into a results store, with a progress bar."""
+import logging
+import sys
+
+import click
+
+from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
+from fisim.cli.report import make_report
+from fisim.errors import ConfigError
+from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
+from policies import DEFAULT
+
+
+@click.command()
+@click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
+@click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
+@click.option("--teams", default="random", show_default=True,
+              help="random (a random team each game), all (every team of each size), or teams like "
+                   "diver+pilot,engineer+explorer+messenger.")
+@click.option("--layouts", "layouts_text", default="standard", show_default=True,
+              help="Islands: names, all, or layout files.")
+@click.option("--policies", "policies_text", default=None,
+              help=f"Policies to compare, comma-separated (default: {DEFAULT}). " + POLICY_HELP)
+@click.option("--rules", "rules_text", default="official", show_default=True,
+              help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue,"
+                   "hard.toml+heli-all. " + RULES_HELP)
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUES",
+              help="A parameter axis, repeatable: one more cell per value of a rule number a variant file "
+                   "sets (waters_rise=2..5, hand_limit=4,5,6; not the meter), each changing only that number "
+                   "from each --rules item, played on the same deals as it where the random streams allow.")
+@click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 20000].")
+@click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
+              help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
+@click.option("--max-games", default=10_000_000, show_default=True, type=click.IntRange(min=1),
+              help="With --ci: stop a cell here even if its interval is wider.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
+@click.option("--out", default="fisim-results", show_default=True, metavar="DIR", help="Results directory (resumable).")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Local threads (default: all cores).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the chunks on this Dask cluster.")
+@click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
+              help="Start a local Dask cluster of N worker processes and run the chunks there.")
+@click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
+@click.option("--chunk-games", default=CHUNK_GAMES, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
+              help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
+                   "many; the unit of storage, resumption and --ci steps.")
+@quiet_option("progress bar")
+@click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
+def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
+          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
+    """Play every cell of a grid of settings and store the results in DIR (resumable; the same
+    sweep with more games per cell or more cells extends DIR)."""
+    from fisim import grid
+    from policies import DEFAULT
+    if games is not None and ci is not None:
+        raise ConfigError("give --games or --ci, not both")
+    if scheduler and dask_local:
+        raise ConfigError("give --scheduler or --dask-local, not both")
+    if ci is not None and not 0 < ci <= 0.5:
+        raise ConfigError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
+    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
+    limit = target.get("games", max_games)
+    cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
+    from fisim.results.chunks import chunk_count  # (it loads pandas: after the quick checks)
+    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
+        raise ConfigError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
+                          "chunks; play fewer games or raise --chunk-games")
+    if not (scheduler or dask_local):
+        check_threads(threads)
+    from fisim.sweeping import format_table
+    frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
+    click.echo(format_table(frame))
+    click.echo(f"results: {out}")
+    if not no_report:
+        make_report(out, None, "html,md,png", None)
+
+
+def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
+              dask_local=None, quiet=False):
+    """fisim.sweeping.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
+    terminal and not `quiet`) and a Ctrl-C that keeps the finished chunks; the
+    store's table of cells."""
+    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
+    total = target["games"] * len(cells) if "games" in target else None
+    show = sys.stderr.isatty() and not quiet
+    warm(cells)     # a first run compiles here: the bar and its ETA count games only
+    from tqdm import tqdm
+    with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
+              desc=f"0/{len(cells)} cells") as bar:
+        done = [0]
+
+        def progress(n, cells_done):
+            done[0] += cells_done
+            bar.set_description(f"{done[0]}/{len(cells)} cells")
+            bar.update(n)
+
+        if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
+            try:
+                import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+            except ImportError:
+                raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
+            for handler in logging.getLogger("distributed").handlers:
+                handler.setLevel(logging.CRITICAL)
+        try:
+            backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
+            return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
+                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
+                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
+        except KeyboardInterrupt as exc:
+            bar.close()
+            kept = f"{exc.kept:,} games (the finished chunks)" if isinstance(exc, Interrupted) else "finished chunks"
+            click.echo(f"fisim: interrupted; {kept} are kept in {out}: run the same command to resume", err=True)
+            sys.exit(130)

@@ -1,0 +1,129 @@
+"""What a results store holds, as tables: one row per cell (`fisim.load`), one row per cell and
+tile (`fisim.load_tiles`), and a cell's per-game wins, each from the chunks that count
+(fisim.results.chunks.counted) of a store read and verified by fisim.store."""
+import numpy as np
+import pandas as pd
+
+from fisim.errors import ConfigError
+from fisim.position import TILE_CODES
+from fisim.results.chunks import TILE_COUNTS, counted, per_game_wins
+from fisim.results.games import CAUSES
+from fisim.rules.config import level_order
+from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES, TILE_NAMES
+from fisim.stats import wilson
+from fisim.store import SETTINGS, policy_labels, read_store
+
+
+def load(path):
+    """The aggregates of a results directory: one row per cell with its settings (`policy` as
+    NAME@VERSION, as in per-game rows; `level` ordered
+    by the water meter: novice < normal < elite < legendary, a position by its number among them),
+    games, wins, win rate and 95% Wilson interval,
+    loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
+    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
+    return cell_table(*read_store(path))
+
+
+def counted_chunks(chunks, cell_key, target):
+    """A cell's chunk records that count (fisim.results.chunks.counted), in order, and whether
+    they reach the target; `chunks` as fisim.store.read_store gives them."""
+    mine = chunks[chunks["cell"] == cell_key].sort_values("chunk")
+    n, reached = counted(zip(mine["wins"], mine["games"]), target)
+    return mine.iloc[:n], reached
+
+
+def cell_table(manifest, chunks):
+    """load's table from a store's verified manifest and chunks."""
+    rows = []
+    labels = policy_labels(manifest)
+    for cell in manifest["cells"]:
+        done, complete = counted_chunks(chunks, cell["key"], manifest["target"])
+        games = int(done["games"].sum())
+        wins = int(done["wins"].sum()) if games else 0
+        low, high = wilson(wins, games)
+        row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
+        row.update(cell=cell["key"], games=games, wins=wins, rate=wins / games if games else np.nan,
+                   ci_low=low, ci_high=high, complete=complete)
+        for name in CAUSES:
+            row[f"share_{name}"] = done[f"cause_{name}"].sum() / games if games else np.nan
+        turns = summed(done["turns_hist"]) if games else np.zeros(1)
+        treasures = summed(done["treasures_hist"]) if games else np.zeros(1)
+        row["mean_turns"] = float(np.dot(np.arange(len(turns)), turns) / games) if games else np.nan
+        row["mean_treasures"] = float(np.dot(np.arange(len(treasures)), treasures) / games) if games else np.nan
+        role_games = summed(done["role_games"], N_ROLES)
+        role_wins = summed(done["role_wins"], N_ROLES)
+        for role, n, w in zip(ROLE_NAMES, role_games, role_wins):
+            row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
+    return frame
+
+
+def load_tiles(path, by="place"):
+    """Which tiles decide the game, per cell of a results directory: one row per cell and tile,
+    by "place" each island cell (`tile`, 0..23 in the island's row-major order, at grid `row`,
+    `col`) or by "name" each named tile (`tile`, its id, with its `code` and `name`), with the
+    share of games it ended sunk (of `games`), of losses its sinking caused (of `losses`: Fools'
+    Landing, a treasure's second temple, a drowned pawn's tile) and of games it sank first (of
+    `games`), each with its count and Wilson 95% interval (<measure>, <measure>_share, _low,
+    _high)."""
+    if by not in TILE_COUNTS:
+        raise ConfigError(f"load_tiles: by must be one of {', '.join(map(repr, TILE_COUNTS))}, not {by!r}")
+    return tile_table(*read_store(path), by)
+
+
+def tile_table(manifest, chunks, by):
+    """load_tiles's table from a store's verified manifest and chunks."""
+    rows = []
+    labels = policy_labels(manifest)
+    for cell in manifest["cells"]:
+        done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
+        games = int(done["games"].sum())
+        counts = {kind: summed(done[column], N_TILES) for kind, column in TILE_COUNTS[by].items()}
+        settings = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]], "cell": cell["key"]}
+        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), games,
+                                                          int(done["wins"].sum()) if games else 0, counts)]
+    return pd.DataFrame(rows)
+
+
+def tile_labels(by, shape):
+    """What names each tile of key `by` (TILE_COUNTS), in index order: an island cell ("place")
+    its grid `row` and `col` on an island of `shape` (rows of '#' and '.'), numbered row-major; a
+    named tile ("name") its two-letter `code` and its `name`."""
+    if by == "place":
+        return [{"row": r, "col": c} for r, line in enumerate(shape) for c, ch in enumerate(line) if ch == "#"]
+    return [{"code": code, "name": name} for code, name in zip(TILE_CODES, TILE_NAMES)]
+
+
+def tile_rows(labels, games, wins, counts):
+    """One row per tile (tile_labels): `tile` (its index), its labels, `games`, `losses`, and for
+    each kind of count in `counts` (per tile) the count, its share (of losses for "caused", else
+    of games) and Wilson 95% interval (<kind>, <kind>_share, <kind>_low, <kind>_high)."""
+    losses = games - wins
+    rows = []
+    for tile, label in enumerate(labels):
+        row = {"tile": tile, **label, "games": games, "losses": losses}
+        for kind in counts:
+            n = losses if kind == "caused" else games
+            k = int(counts[kind][tile])
+            low, high = wilson(k, n)
+            row.update({kind: k, f"{kind}_share": k / n if n else np.nan, f"{kind}_low": low, f"{kind}_high": high})
+        rows.append(row)
+    return rows
+
+
+def summed(arrays, width=0):
+    """The element-wise sum of count arrays of any lengths (histograms), at least `width` long."""
+    arrays = [np.asarray(a, np.int64) for a in arrays]
+    total = np.zeros(max([width, *(len(a) for a in arrays)]), np.int64)
+    for a in arrays:
+        total[:len(a)] += a
+    return total
+
+
+def win_bits(chunks, cell_key, target):
+    """The per-game wins of a cell's counted chunks, as a boolean array in game order."""
+    done, _ = counted_chunks(chunks, cell_key, target)
+    parts = [per_game_wins(record) for record in done.to_dict("records")]
+    return np.concatenate(parts) if parts else np.zeros(0, bool)

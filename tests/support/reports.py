@@ -1,0 +1,99 @@
+"""What the report tests share: a store of made-up games written by the store's own code, the
+Markdown report's tables read back, rates as the report prints them, and headless Chromium."""
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from fisim.results.chunks import chunk_record
+from fisim.rules.constants import LEVELS, ROLE_NAMES
+from fisim.rules.state import LOST, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
+from fisim.stats import wilson
+from fisim.store import Store, manifest_for
+from policies import load_policy
+
+RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
+
+
+def fake_store(path, cells, games, chunk, seed=0):
+    """A store of made-up games with real win rates (the built-in policies seldom win), written by
+    the store's own code. Game i of every cell shares one random `luck`, as common random numbers
+    make real cells alike, so paired differences are tight."""
+    store = Store(path)
+    store.open(manifest_for(cells, seed, {"games": games}, False, chunk))
+    luck = np.random.default_rng(seed).random(games)
+    for cell in cells:
+        p = 0.6 - 0.12 * list(LEVELS).index(cell.level) - 0.05 * (cell.players - 2)
+        p *= {"standard": 1.0, "skull-island": 0.7}.get(cell.layout, 1.1)
+        p *= 1.1 if cell.rules else 1.0
+        p *= 0.8 if cell.policy == "passive" else 1.0
+        if cell.team:
+            p *= 0.85 + 0.04 * sum(ROLE_NAMES.index(r) for r in cell.team) / cell.players
+        rng = np.random.default_rng(int(cell.key, 16) % 2**32)
+        for k in range(0, games, chunk):
+            n = min(chunk, games - k)
+            rows = np.zeros((n, R_SIZE), np.int32)
+            won = luck[k:k + n] < p
+            rows[:, R_STATUS] = np.where(won, WON, LOST)
+            rows[:, R_CAUSE] = np.where(won, 0, 1 << rng.choice(4, size=n, p=[0.3, 0.4, 0.2, 0.1]))
+            rows[:, R_CONDITIONS] = rows[:, R_CAUSE]
+            rows[:, R_TURNS] = 1 + rng.poisson(np.where(won, 14, 9))
+            rows[:, R_CAPTURED] = np.where(won, 4, rng.integers(0, 4, n))
+            rows[:, R_ROLE:R_ROLE + 4] = -1
+            for g in range(n):
+                team = cell.team or tuple(rng.choice(ROLE_NAMES, cell.players, replace=False))
+                rows[g, R_ROLE:R_ROLE + cell.players] = [ROLE_NAMES.index(r) for r in team]
+            store.write_chunk(chunk_record(cell.key, k // chunk, k, rows))
+
+
+def md_tables(md):
+    """{caption: [row dicts]} of the Markdown report's tables (a bold caption, a blank line, a table)."""
+    lines = md.splitlines()
+    tables = {}
+    for i, line in enumerate(lines[:-2]):
+        if line.startswith("**") and line.endswith("**") and lines[i + 2].startswith("| "):
+            head = [c.strip() for c in lines[i + 2].strip("|").split("|")]
+            rows = []
+            for row in lines[i + 4:]:
+                if not row.startswith("|"):
+                    break
+                rows.append([c.strip().strip("*") for c in row.strip().strip("|").split("|")])
+            tables[line.strip("*")] = [dict(zip(head, r)) for r in rows]
+    return tables
+
+
+def pct(x):
+    return f"{100 * x:.2f}%"
+
+
+def interval(low, high):
+    return f"{100 * low:.2f}–{100 * high:.2f}%"
+
+
+def rate_ci(k, n):
+    low, high = wilson(int(k), int(n))
+    return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
+
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND"]
+
+
+def chromium():
+    path = shutil.which("chromium")
+    if path is None:
+        message = "Debian's chromium package is not installed (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def run_chromium(tmp_path, *args):
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir(exist_ok=True)
+    return subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+                          capture_output=True, text=True, timeout=180)
