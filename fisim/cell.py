@@ -38,7 +38,7 @@ class Cell:
     def of(cls, level="normal", players=3, team=None, layout="standard", policy=DEFAULT, rules=(), repeat=0):
         """The cell of a setting given as simulate and replay take it (a level's name or water
         meter position, a team as a list or 'diver,pilot', rule switches and a variant file);
-        ConfigError, LayoutError or PolicyError, in that order, naming what fisim cannot play."""
+        a ConfigError (a LayoutError, a PolicyError) naming the first thing fisim cannot play."""
         config = make_config(level, players, team, rules)
         load_layout(layout)
         load_policy(policy)

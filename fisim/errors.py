@@ -3,8 +3,7 @@ the engine, the store, the sweep, the command line) can raise them without impor
 
 The command line's entry (fisim.cli.main) prints any FisimError as `fisim: error: MESSAGE` and
 exits with its `exit_status`: 2 for a bad input, 1 for a run that failed for another reason. A
-layout's LayoutError (fisim.rules.layouts) and a policy's PolicyError (policies) are bad input
-too, and are printed alike.
+layout's LayoutError (fisim.rules.layouts) and a policy's PolicyError (policies) are ConfigErrors.
 """
 
 

@@ -18,7 +18,7 @@ from fisim.rules.config import (
     split_rules,
 )
 from fisim.rules.constants import ROLE_NAMES
-from fisim.rules.layouts import BUILTIN_NAMES, LayoutError, load_layout
+from fisim.rules.layouts import BUILTIN_NAMES, load_layout
 from fisim.rules.variant import PARAMETERS, make_variant, parse_value
 
 
@@ -71,10 +71,7 @@ def parse_layouts(text):
     Dask workers started elsewhere find it, and labelled by its file name."""
     names = list(BUILTIN_NAMES) if text.strip() == "all" else [t.strip() for t in text.split(",") if t.strip()]
     for name in names:
-        try:
-            load_layout(name)
-        except LayoutError as exc:
-            raise ConfigError(str(exc)) from None
+        load_layout(name)
         if name not in BUILTIN_NAMES and Path(name).name in BUILTIN_NAMES:
             raise ConfigError(f"layout file {name} has the name of a built-in island; rename the file")
     names = [n if n in BUILTIN_NAMES else str(Path(n).resolve()) for n in dict.fromkeys(names)]
@@ -181,15 +178,12 @@ def parse_teams(text):
 
 def parse_policies(text):
     """Registry names and policy files; a file is named by its absolute path (see parse_layouts)."""
-    from policies import LEGAL, PolicyError, load_policy
+    from policies import LEGAL, load_policy
     names = [t.strip() for t in text.split(",") if t.strip()]
     if not names:
         raise ConfigError(f"no policy given; choose from: {', '.join(LEGAL)}, search:N, or a policy .py file")
     for name in names:
-        try:
-            load_policy(name)
-        except PolicyError as exc:
-            raise ConfigError(str(exc)) from None
+        load_policy(name)
     names = [str(Path(n).resolve()) if n.endswith(".py") else n for n in dict.fromkeys(names)]
     _labels_unique([Path(n).stem if n.endswith(".py") else n.partition("@")[0] for n in names], "policy")
     return names

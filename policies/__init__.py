@@ -25,6 +25,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from fisim.errors import ConfigError
 from fisim.limits import is_whole
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
@@ -37,7 +38,7 @@ LADDER = ("random", "passive", "greedy", "expert", "search:8", "search:32")     
 REPLAYS_ALIKE = ("greedy", "expert")   # built-ins that never draw on their random stream: every repeat is one game
 
 
-class PolicyError(ValueError):
+class PolicyError(ConfigError):
     pass
 
 

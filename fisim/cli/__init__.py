@@ -13,8 +13,6 @@ import click
 
 from fisim.cli import compare, ladder, layouts, replay, report, simulate, sweep, tune
 from fisim.errors import FisimError
-from fisim.rules.layouts import LayoutError
-from policies import PolicyError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -68,8 +66,8 @@ for command in (simulate.simulate, replay.replay, sweep.sweep, report.report, co
 
 
 def main(argv=None):
-    """Entry point: an error fisim explains (fisim.errors.FisimError; a layout's LayoutError and a
-    policy's PolicyError, bad input too) ends in one line on stderr and its exit status, as do
+    """Entry point: an error fisim explains (fisim.errors.FisimError) ends in one line on stderr
+    and its exit status, as do
     click's own usage errors; a file that cannot be written, in one line and exit status 1."""
     try:
         cli.main(args=argv, prog_name="fisim", standalone_mode=False)
@@ -83,9 +81,9 @@ def main(argv=None):
     except click.exceptions.Abort:
         click.echo("fisim: interrupted", err=True)
         sys.exit(130)
-    except (FisimError, LayoutError, PolicyError) as exc:
+    except FisimError as exc:
         click.echo(f"fisim: error: {exc}", err=True)
-        sys.exit(getattr(exc, "exit_status", FisimError.exit_status))
+        sys.exit(exc.exit_status)
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         click.echo(f"fisim: error: cannot write{where}: {exc.strerror or exc}", err=True)

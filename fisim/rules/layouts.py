@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fisim.errors import ConfigError
 from fisim.rules.constants import N_TILES
 
 _SHAPES = {
@@ -135,7 +136,7 @@ _SHAPES = {
 BUILTIN_NAMES = tuple(_SHAPES)
 
 
-class LayoutError(ValueError):
+class LayoutError(ConfigError):
     """A layout name or file that fisim cannot use; the message says what and where."""
 
 
