@@ -79,48 +79,57 @@ from policies.common import (
     sink_risk,
     tile_importance,
 )
+from policies.weights import WeightTable
 
 NAME = "expert"
 VERSION = 1
 
-# --- weights of the evaluation ---
-CAP = 2500.0          # a treasure captured
+# --- the evaluation's weights (WEIGHTS: read as w[NAME], w[NAME + k] for a vector) ---
+WEIGHTS = WeightTable()
+CAP = WEIGHTS.scalar("CAP", 2500.0, "a treasure captured")
+TOT_V = WEIGHTS.vector("TOT_V", (0.0, 40.0, 120.0, 260.0, 500.0),
+                       "by cards of an uncaptured treasure the team holds")
+CONC_V = WEIGHTS.vector("CONC_V", (0.0, 0.0, 50.0, 150.0, 350.0), "by the most of them in one hand")
+READY = WEIGHTS.scalar("READY", 300.0, "a collector holds four cards ...")
+W_READY = WEIGHTS.scalar("W_READY", 30.0, "... minus this per action it needs to reach a temple")
+CAP_POT = WEIGHTS.scalar("CAP_POT", 1000.0, "the active collector can still reach a temple and capture this turn")
+W_MEET = WEIGHTS.scalar("W_MEET", 25.0, "per card held away from its collector, per step between them ...")
+MEET_ALL = WEIGHTS.scalar("MEET_ALL", 2.0, "... times this when the team holds all four")
+W_COH = WEIGHTS.scalar("W_COH", 5.0, "per step between two pawns (a team together trades cards faster)")
+WASTE = WEIGHTS.scalar("WASTE", 100.0, "per card the active player's next draw will not fit in the hand")
+WASTE_OTHER = WEIGHTS.scalar("WASTE_OTHER", 0.3,
+                             "the same for the other players, who can still give cards away first (a share)")
+HELI_V = WEIGHTS.vector("HELI_V", (0.0, 500.0, 580.0, 620.0, 640.0, 660.0, 680.0),
+                        "by Helicopter Lifts the team holds")
+SAND_V = WEIGHTS.vector("SAND_V", (0.0, 100.0, 160.0, 200.0, 220.0, 240.0, 260.0), "by Sandbags the team holds")
+OVER = WEIGHTS.scalar("OVER", 20.0, "a player over the hand limit (a discard will follow), besides the card lost")
+DROP_CONC = WEIGHTS.scalar("DROP_CONC", 0.5, "share of a treasure card's concentration value lost when it is dropped")
+BASE_IMP = WEIGHTS.scalar("BASE_IMP", 80.0, "a tile that is neither Fools' Landing nor a temple still matters")
+BASE_RISK = WEIGHTS.scalar("BASE_RISK", 0.05, "a flooded tile stays at risk after this turn")
+STUCK_HELI = WEIGHTS.scalar("STUCK_HELI", 300.0,
+                            "a pawn on a flooded tile it could not swim from, while the team holds a Lift")
+STUCK = WEIGHTS.scalar("STUCK", 0.5 * LOSS, "the same without a Helicopter Lift (the pawn drowns: the game is lost)")
+SHORE_POT = WEIGHTS.scalar("SHORE_POT", 0.9, "share of a reachable tile's flood cost counted before the shore")
+FAR = WEIGHTS.scalar("FAR", 0.4, "share for a tile out of reach this turn ...")
+FAR_DECAY = WEIGHTS.scalar("FAR_DECAY", 0.6, "... shrinking with each further action needed (FAR_STEPS at most)")
+W_FL_END = WEIGHTS.scalar("W_FL_END", 250.0, "per action between a pawn and Fools' Landing with four treasures ...")
+W_FL_3 = WEIGHTS.scalar("W_FL_3", 5.0, "... the same with three (FL_STEPS at most)")
+NO_HELI_END = WEIGHTS.scalar("NO_HELI_END", 1500.0, "four treasures and nobody holds a Helicopter Lift")
+SAND_PLAY = WEIGHTS.scalar("SAND_PLAY", 80.0, "expected saving that justifies a Sandbags at a window")
+CAPTURE_TIE = WEIGHTS.scalar("CAPTURE_TIE", 1.0, "a capture wins a tie")
+FAR_STEPS = 10
+FAR_SHARE = WEIGHTS.derived(FAR_STEPS + 1, lambda v: [v["FAR"] * v["FAR_DECAY"] ** k for k in range(FAR_STEPS + 1)])
+HAND_SET = WEIGHTS.constant()   # expert's own values, set by hand
+
+# --- counts the evaluation caps (not weights) ---
 SET = 4               # the value tables' count of cards (a capture's, capture_cards, officially)
-TOT_V = (0.0, 40.0, 120.0, 260.0, 500.0)    # by cards of an uncaptured treasure the team holds
-CONC_V = (0.0, 0.0, 50.0, 150.0, 350.0)     # by the most of them in one hand
-READY = 300.0         # a collector holds four cards ...
-W_READY = 30.0        # ... minus this per action it needs to reach a temple ...
-READY_STEPS = 8       # ... counting this many at most ...
-READY_CUT = 10        # ... and this many when it cannot get there
-CAP_POT = 1000.0      # the active collector can still reach a temple and capture this turn
-W_MEET = 25.0         # per card held away from its collector, per step between them ...
-MEET_ALL = 2.0        # ... times this when the team holds all four ...
-MEET_STEPS = 6        # ... counting this many steps at most
-W_COH = 5.0           # per step between two pawns (a team together trades cards faster) ...
-COH_STEPS = 6         # ... counting this many at most
+READY_STEPS = 8       # a collector's actions to a temple counted at most ...
+READY_CUT = 10        # ... and counted when it cannot get there
+MEET_STEPS = 6        # steps between a holder and its collector counted at most
+COH_STEPS = 6         # steps between two pawns counted at most
 GROUP_GUESS = 3       # steps guessed between two pawns that both moved (a lift of a group)
-WASTE = 100.0         # per card the active player's next draw will not fit in the hand
-WASTE_OTHER = 0.3     # the same for the other players, who can still give cards away first
-HELI_V = (0.0, 500.0, 580.0, 620.0, 640.0, 660.0, 680.0)   # by Helicopter Lifts the team holds
-SAND_V = (0.0, 100.0, 160.0, 200.0, 220.0, 240.0, 260.0)   # by Sandbags the team holds
-SPECIALS = 6          # (the most counted of each)
-OVER = 20.0           # a player over the hand limit (a discard will follow), besides the card lost
-DROP_CONC = 0.5       # share of a treasure card's concentration value lost when it is dropped
-BASE_IMP = 80.0       # a tile that is neither Fools' Landing nor a temple still matters
-BASE_RISK = 0.05      # a flooded tile stays at risk after this turn
-STUCK_HELI = 300.0    # a pawn on a flooded tile it could not swim from, while the team holds a Lift
-STUCK = 0.5 * LOSS    # the same without a Helicopter Lift (the pawn drowns: the game is lost)
-SHORE_POT = 0.9       # share of a reachable tile's flood cost counted before the shore
-FAR = 0.4             # share for a tile out of reach this turn ...
-FAR_DECAY = 0.6       # ... shrinking with each further action needed ...
-FAR_STEPS = 10        # ... up to this many
-FAR_SHARE = np.array([FAR * FAR_DECAY ** k for k in range(FAR_STEPS + 1)])   # FAR * FAR_DECAY ** actions
-W_FL_END = 250.0      # per action between a pawn and Fools' Landing with four treasures ...
-W_FL_3 = 5.0          # ... the same with three ...
-FL_STEPS = 10         # ... counting this many at most
-NO_HELI_END = 1500.0  # four treasures and nobody holds a Helicopter Lift
-SAND_PLAY = 80.0      # expected saving that justifies a Sandbags at a window
-CAPTURE_TIE = 1.0     # a capture wins a tie
+SPECIALS = 6          # Helicopter Lifts and Sandbags counted at most, of each
+FL_STEPS = 10         # actions to Fools' Landing counted at most
 SHORE_TRACKED = 4     # flooded tiles whose shore distance is tracked for the active player
 
 # rows of the distance fields (Tables.fields): actions from each cell, made when first read
@@ -132,33 +141,41 @@ N_ROWS = ROW_SHORE + SHORE_TRACKED
 FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 
 # A decision's tables, made once and read for every option:
+# w               the weights (an array WEIGHTS made);
 # risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
 # fields[row, c]  the distance fields, rows ROW_*; filled[row]: 0 until the row is made (a
 #                 ROW_TEMPLES row: 1 + the role it was made for);
 # shore_cells[k]  the n_shore flooded tiles with most at stake, whose rows ROW_SHORE + k are made
 #                 at an action decision (none at the others).
-Tables = namedtuple("Tables", ["risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
+Tables = namedtuple("Tables", ["w", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
 
 
 @compiled
 def decide(pub, options, n, mem, rng):
+    return decide_with(pub, options, n, mem, HAND_SET)
+
+
+@compiled
+def decide_with(pub, options, n, mem, w):
+    """expert's decision with the evaluation's weights w (an array WEIGHTS made): `tuned` plays
+    this with its learned values."""
     kind = view.decision(pub)
     if kind == LIFT_DEST:
         return remembered_destination(options, n, mem)
     if kind == WINDOW:
-        i = _window(pub, options, n)
+        i = _window(pub, options, n, w)
         if i != 0 or popcount(view.captured_mask(pub)) < N_TREASURES:
             return i
-    return _best(pub, options, n, kind, mem)
+    return _best(pub, options, n, kind, mem, w)
 
 
 @inlined
-def _best(pub, options, n, kind, mem):
+def _best(pub, options, n, kind, mem, w):
     """The option leading to the best-scored position; a Helicopter Lift's destination is kept in
     `mem` for the LIFT_DEST decision that follows."""
     top = stack_empty(3, np.float64).reshape((1, 3))
-    if ranked(pub, options, n, kind, top) == 0:
+    if ranked(pub, options, n, kind, top, w) == 0:
         return 0
     i = int(top[0, 0])
     dest = int(top[0, 1])
@@ -166,18 +183,18 @@ def _best(pub, options, n, kind, mem):
 
 
 @inlined
-def ranked(pub, options, n, kind, top):
+def ranked(pub, options, n, kind, top, w):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
-    A Helicopter Lift is scored destination by destination (docs/model.md)."""
+    A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights."""
     risk = stack_empty(N_CELLS, np.float64)
     importance = stack_empty(N_CELLS, np.float64)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int32)
     filled[:] = 0
     shore_cells = stack_empty(SHORE_TRACKED, np.int32)
-    n_shore = _prepare(pub, kind, risk, importance, fields, shore_cells)
-    tables = Tables(risk, importance, fields, filled, shore_cells, n_shore)
+    n_shore = _prepare(pub, kind, risk, importance, fields, shore_cells, w)
+    tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
     return _rank(pub, options, n, kind, top, after, tables)
@@ -222,14 +239,14 @@ def _keep(top, count, i, dest, v):
 
 
 @compiled
-def _prepare(pub, kind, risk, importance, fields, shore_cells):
+def _prepare(pub, kind, risk, importance, fields, shore_cells, w):
     """Fill the decision's tables (Tables): risk and importance, and at an action the tracked
     flooded tiles with the active player's distance to shoring each; returns how many are tracked."""
     sink_risk(pub, risk, kind == ACTION)
     caps = view.captured_mask(pub)
     flooded = view.flooded_cells(pub) & view.existing_cells(pub)
     for c in range(N_CELLS):
-        importance[c] = tile_importance(pub, c, caps, BASE_IMP) if (flooded >> c) & 1 else 0.0
+        importance[c] = tile_importance(pub, c, caps, w[BASE_IMP]) if (flooded >> c) & 1 else 0.0
     if kind != ACTION:
         return 0
     role = view.role(pub, view.active(pub))
@@ -241,7 +258,7 @@ def _prepare(pub, kind, risk, importance, fields, shore_cells):
         while m:
             c = low_bit(m)
             m &= m - 1
-            stake = _stake(importance[c], risk, c)
+            stake = _stake(importance[c], risk, c, w)
             if stake > most:
                 most = stake
                 best = c
@@ -255,9 +272,9 @@ def _prepare(pub, kind, risk, importance, fields, shore_cells):
 
 
 @inlined
-def _stake(importance, risk, c):
+def _stake(importance, risk, c, w):
     """What flooded cell c puts at stake: the importance given times its chance of sinking."""
-    return importance * (risk[c] + BASE_RISK)
+    return importance * (risk[c] + w[BASE_RISK])
 
 
 @compiled
@@ -298,25 +315,26 @@ def evaluate(pub, after, c, kind, tables):
     Its parts add their terms to the score in turn; they are inlined (as calls they cost a third of
     expert's speed)."""
     _play(after, pub, c)
+    w = tables.w
     active = view.active(pub)
     potentials = kind == ACTION     # count what the active player can still do with the actions left
     caps = view.captured_mask(after)
     ncap = popcount(caps)
-    v = CAP * ncap
-    v, nheli = _hands(pub, after, active, v)
+    v = w[CAP] * ncap
+    v, nheli = _hands(pub, after, active, v, w)
     v = _treasures(pub, after, tables, active, potentials, caps, v)
-    if W_COH > 0.0 and ncap < N_TREASURES:      # a team that stays together can give cards at once
+    if w[W_COH] > 0.0 and ncap < N_TREASURES:      # a team that stays together can give cards at once
         v = _together(pub, after, tables, v)
     flooded = view.flooded_cells(after) & view.existing_cells(after)
     # tables.importance holds for `after` while no treasure was captured and no tile shored up
     same_tiles = caps == view.captured_mask(pub) and view.flooded_cells(after) == view.flooded_cells(pub)
     v = _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v)
     if potentials and view.actions_left(after) > 0:
-        v += SHORE_POT * _shore_potential(after, tables, active, caps, flooded, same_tiles)
+        v += w[SHORE_POT] * _shore_potential(after, tables, active, caps, flooded, same_tiles)
     if ncap >= N_TREASURES - 1:
         v = _escape(pub, after, tables, ncap, nheli, v)
     if otype(c) == CAPTURE:
-        v += CAPTURE_TIE
+        v += w[CAPTURE_TIE]
     return v
 
 
@@ -342,7 +360,7 @@ def _play(after, pub, c):
 
 
 @inlined
-def _hands(pub, after, active, v):
+def _hands(pub, after, active, v, w):
     """v with the hands' terms (cards that will not fit after a seat's next draw, the Helicopter
     Lifts and Sandbags held, a hand over the limit), and how many Helicopter Lifts the team holds."""
     nheli = 0
@@ -357,15 +375,15 @@ def _hands(pub, after, active, v):
             over = s
         room = size + 2 - limit        # cards that will not fit after this seat's next draw
         if room > 0:
-            v -= WASTE * room * (1.0 if s == active else WASTE_OTHER)
-    v += HELI_V[min(nheli, SPECIALS)] + SAND_V[min(nsand, SPECIALS)]
+            v -= w[WASTE] * room * (1.0 if s == active else w[WASTE_OTHER])
+    v += w[HELI_V + min(nheli, SPECIALS)] + w[SAND_V + min(nsand, SPECIALS)]
     if over >= 0:       # R-HAND: the player over the limit will drop the card worth least
-        v -= OVER + _cheapest_card(after, over, nheli, nsand)
+        v -= w[OVER] + _cheapest_card(after, over, nheli, nsand, w)
     return v, nheli
 
 
 @compiled
-def _cheapest_card(after, s, nheli, nsand):
+def _cheapest_card(after, s, nheli, nsand, w):
     """What the team loses when seat s drops its least valuable card (roughly)."""
     caps = view.captured_mask(after)
     best = 1e9
@@ -374,16 +392,16 @@ def _cheapest_card(after, s, nheli, nsand):
         if held == 0:
             continue
         if k == HELI:
-            v = HELI_V[min(nheli, SPECIALS)] - HELI_V[min(nheli - 1, SPECIALS)]
+            v = w[HELI_V + min(nheli, SPECIALS)] - w[HELI_V + min(nheli - 1, SPECIALS)]
         elif k == SAND:
-            v = SAND_V[min(nsand, SPECIALS)] - SAND_V[min(nsand - 1, SPECIALS)]
+            v = w[SAND_V + min(nsand, SPECIALS)] - w[SAND_V + min(nsand - 1, SPECIALS)]
         elif (caps >> k) & 1:
             v = 0.0
         else:
             team = 0
             for p in range(view.players(after)):
                 team += view.cards(after, p, k)
-            v = TOT_V[min(team, SET)] - TOT_V[min(team - 1, SET)] + DROP_CONC * CONC_V[min(held, SET)]
+            v = w[TOT_V + min(team, SET)] - w[TOT_V + min(team - 1, SET)] + w[DROP_CONC] * w[CONC_V + min(held, SET)]
         if v < best:
             best = v
     return best
@@ -394,6 +412,7 @@ def _treasures(pub, after, tables, active, potentials, caps, v):
     """v with each uncaptured treasure's terms: its cards in the team and in its collector's hand
     (the seat holding most), the collector's way to a temple when it holds enough to capture, the
     other holders' way to the collector when the team nearly does."""
+    w = tables.w
     need = view.capture_cards(pub)
     players = view.players(pub)
     for t in range(N_TREASURES):
@@ -408,32 +427,33 @@ def _treasures(pub, after, tables, active, potentials, caps, v):
             if held > most:
                 most = held
                 collector = s
-        v += TOT_V[min(team, SET)] + CONC_V[min(most, SET)]
+        v += w[TOT_V + min(team, SET)] + w[CONC_V + min(most, SET)]
         if most >= need:
             steps = _temple_steps(pub, tables, t, collector, view.position(after, collector))
             steps = pilot_cap(after, collector, steps)
             if steps >= BIG:
-                v += READY - W_READY * READY_CUT
+                v += w[READY] - w[W_READY] * READY_CUT
             else:
-                v += READY - W_READY * min(steps, READY_STEPS)
+                v += w[READY] - w[W_READY] * min(steps, READY_STEPS)
                 if potentials and collector == active and steps + 1 <= view.actions_left(after):
-                    v += CAP_POT
+                    v += w[CAP_POT]
         if team >= need - 1 and most < need:
-            w = W_MEET * (MEET_ALL if team >= need else 1.0)
+            meet = w[W_MEET] * (w[MEET_ALL] if team >= need else 1.0)
             for s in range(players):
                 held = view.cards(after, s, t)
                 if s != collector and held > 0 and view.role(pub, s) != MESSENGER:
-                    v -= w * held * min(_pawn_steps(pub, after, tables, s, collector), MEET_STEPS)
+                    v -= meet * held * min(_pawn_steps(pub, after, tables, s, collector), MEET_STEPS)
     return v
 
 
 @inlined
 def _together(pub, after, tables, v):
     """v with the steps between every two pawns."""
+    w = tables.w
     players = view.players(pub)
     for s in range(players):
         for q in range(s + 1, players):
-            v -= W_COH * min(_pawn_steps(pub, after, tables, s, q), COH_STEPS)
+            v -= w[W_COH] * min(_pawn_steps(pub, after, tables, s, q), COH_STEPS)
     return v
 
 
@@ -441,6 +461,7 @@ def _together(pub, after, tables, v):
 def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
     """v with what each flooded tile's sinking would cost (a pawn stranded on it too), times its
     chance."""
+    w = tables.w
     m = flooded
     while m:
         c = low_bit(m)
@@ -448,8 +469,8 @@ def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
         imp = _importance(after, tables, c, caps, same_tiles)
         for s in range(view.players(after)):
             if view.position(after, s) == c and swim_reach(after, s, c) == 0:
-                imp += STUCK_HELI if nheli > 0 else STUCK
-        v -= _stake(imp, tables.risk, c)
+                imp += w[STUCK_HELI] if nheli > 0 else w[STUCK]
+        v -= _stake(imp, tables.risk, c, w)
     return v
 
 
@@ -457,6 +478,7 @@ def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
 def _shore_potential(after, tables, active, caps, flooded, same_tiles):
     """The most at stake on a tracked flooded tile the active player can still shore up this turn,
     or (a share, for a pull toward it) in a later one."""
+    w = tables.w
     a_left = view.actions_left(after)
     here = view.position(after, active)
     best = 0.0
@@ -464,9 +486,9 @@ def _shore_potential(after, tables, active, caps, flooded, same_tiles):
         cell = tables.shore_cells[k]
         if (flooded >> cell) & 1:
             steps = pilot_cap(after, active, tables.fields[ROW_SHORE + k, here])
-            stake = _stake(_importance(after, tables, cell, caps, same_tiles), tables.risk, cell)
+            stake = _stake(_importance(after, tables, cell, caps, same_tiles), tables.risk, cell, w)
             if steps + 1 > a_left:          # not this turn: a pull toward it
-                stake *= FAR_SHARE[min(steps + 1 - a_left, FAR_STEPS)]
+                stake *= w[FAR_SHARE + min(steps + 1 - a_left, FAR_STEPS)]
             if stake > best:
                 best = stake
     return best
@@ -476,23 +498,25 @@ def _shore_potential(after, tables, active, caps, flooded, same_tiles):
 def _escape(pub, after, tables, ncap, nheli, v):
     """v with every pawn's way to Fools' Landing and, with all four treasures, a Helicopter Lift
     to leave."""
-    w = W_FL_END if ncap == N_TREASURES else W_FL_3
+    w = tables.w
+    per_action = w[W_FL_END] if ncap == N_TREASURES else w[W_FL_3]
     players = view.players(pub)
     for s in range(players):
         steps = _landing_steps(pub, tables, s, view.position(after, s))
-        v -= w * min(pilot_cap(after, s, steps), FL_STEPS)
+        v -= per_action * min(pilot_cap(after, s, steps), FL_STEPS)
     if ncap == N_TREASURES:
         if nheli == 0:
-            v -= NO_HELI_END
+            v -= w[NO_HELI_END]
         # the escape's costs above never make the last capture look bad
-        v += W_FL_END * FL_STEPS * players + NO_HELI_END
+        v += w[W_FL_END] * FL_STEPS * players + w[NO_HELI_END]
     return v
 
 
 @inlined
 def _importance(after, tables, c, caps, same_tiles):
     """tile_importance of flooded cell c in `after`: the decision's table while it holds."""
-    return tables.importance[c] if same_tiles else tile_importance(after, c, caps, BASE_IMP)
+    w = tables.w
+    return tables.importance[c] if same_tiles else tile_importance(after, c, caps, w[BASE_IMP])
 
 
 @inlined
@@ -543,7 +567,7 @@ def _pawn_steps(pub, after, tables, s, q):
 # --- windows ---
 
 @compiled
-def _window(pub, options, n):
+def _window(pub, options, n, w):
     """PASS, or a Sandbags on a tile that matters and may be drawn next."""
     first = n                   # Sandbags plays come last in the (ascending) option list
     while first > 1 and otype(options[first - 1]) == SANDBAG:
@@ -560,14 +584,14 @@ def _window(pub, options, n):
         p = next_card_prob(pub, view.tile_at(pub, cell), tops)
         if p <= 0.0:
             continue
-        imp = tile_importance(pub, cell, caps, BASE_IMP)
+        imp = tile_importance(pub, cell, caps, w[BASE_IMP])
         for s in range(view.players(pub)):
             if view.position(pub, s) == cell and swim_reach(pub, s, cell) == 0:
-                imp += STUCK
+                imp += w[STUCK]
         saving = imp * p
         if imp >= LOSS:
             saving += LOSS
-        if saving > best_saving and saving >= SAND_PLAY:
+        if saving > best_saving and saving >= w[SAND_PLAY]:
             best_saving = saving
             best = i
     return best

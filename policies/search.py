@@ -54,20 +54,27 @@ _EXPERT = entry_symbol(expert)      # its symbol (an address would be kept stale
 
 @compiled
 def decide(pub, options, n, mem, rng):
+    return search_over(pub, options, n, mem, rng, expert.HAND_SET, symbol_address(_EXPERT))
+
+
+@compiled
+def search_over(pub, options, n, mem, rng, w, base):
+    """The search over expert's play with weights w (expert.WEIGHTS), whose compiled entry is at
+    `base` and plays the rollouts: `tuned-search` is this over tuned."""
     if view.decision(pub) != ACTION or n < 2:
-        return expert.decide(pub, options, n, mem, rng)
+        return expert.decide_with(pub, options, n, mem, w)
     top = np.empty((CANDIDATES, 3))
-    k = expert.ranked(pub, options, n, ACTION, top)
+    k = expert.ranked(pub, options, n, ACTION, top, w)
     if k == 0:
         return 0
-    j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub)) if k > 1 else 0
+    j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub), base) if k > 1 else 0
     i = int(top[j, 0])
     d = int(top[j, 1])
     return lift_chosen(mem, i, d) if d >= 0 else i
 
 
 @compiled
-def _search(pub, options, mem, seed, top, k, budget):
+def _search(pub, options, mem, seed, top, k, budget, base):
     """The row of `top` to play: 0 (expert's choice) unless an alternative's gain is clear."""
     codes = np.empty(k, np.int64)
     for j in range(k):
@@ -87,7 +94,7 @@ def _search(pub, options, mem, seed, top, k, budget):
         m = min(budget, first + LOOK) - first
         for w in range(m):
             rollout_world(pub, mem, world, world_streams, game_seed(seed, first + w))
-            base_won[w] = _rollout(world, world_streams, game, streams, codes[0])
+            base_won[w] = _rollout(world, world_streams, game, streams, codes[0], base)
         n_won = 0
         for w in range(m):              # the worlds expert's move won first, then those it lost
             if base_won[w]:
@@ -107,7 +114,7 @@ def _search(pub, options, mem, seed, top, k, budget):
                     break
                 w = order[i]
                 rollout_world(pub, mem, world, world_streams, game_seed(seed, first + w))
-                won = _rollout(world, world_streams, game, streams, codes[j])
+                won = _rollout(world, world_streams, game, streams, codes[j], base)
                 gained[j] += won and not base_won[w]
                 lost[j] += base_won[w] and not won
         best = _clear_winner(gained, lost, alive)
@@ -121,11 +128,12 @@ def _search(pub, options, mem, seed, top, k, budget):
 
 
 @inlined
-def _rollout(world, world_streams, game, streams, c):
-    """Whether the team wins the sampled world after option c, expert playing on."""
+def _rollout(world, world_streams, game, streams, c, base):
+    """Whether the team wins the sampled world after option c, the policy whose entry is at
+    `base` playing on."""
     copy_into(game, world)
     copy_into(streams, world_streams)
-    _engine.play_out(game, streams, symbol_address(_EXPERT), c)
+    _engine.play_out(game, streams, base, c)
     return game[P_STATUS] == WON
 
 
