@@ -104,10 +104,13 @@ def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES):
     policies = {name: str(policy.VERSION) for name, policy in loaded.items()}
     user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
                         | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
+    # a built-in's data file (tuned's weights) enters under the policy's name, as a file's content
+    data_files = {name: str(policy.DATA) for name, policy in loaded.items() if getattr(policy, "DATA", None)}
     return {
         "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
         "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
-        "files": {path: file_digest(path) for path in user_files},
+        "files": {**{path: file_digest(path) for path in user_files},
+                  **{name: file_digest(path) for name, path in data_files.items()}},
         "seed": seed, "chunk_size": chunk_games, "target": target, "per_game": per_game,
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,

@@ -16,6 +16,10 @@ A policy may take one whole-number parameter, given after a colon in its name (`
 module declares PARAMETER = (what it counts, default, lowest, highest), and its decide reads the
 value in pub (P_POLICY_ARG). The name with the value is the policy's name in every result.
 
+A built-in policy may declare DATA, the path of a data file its values come from (tuned's learned
+weights, policies/tuned.json): the file's content is part of its compiled code's cache key
+(fisim.jit.generated) and of a store's fingerprint (fisim.store), as a policy file's is.
+
 `clairvoyant:N` is not a player: it is search with the hidden order of the draw piles in view, a
 measuring stick for how much perfect foresight of the cards is worth. It is the only policy the
 engine hands more than pub (sees_decks), and every output that shows it carries CLAIRVOYANT_NOTE.
@@ -29,13 +33,16 @@ from fisim.errors import ConfigError
 from fisim.limits import is_whole
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
-           "expert": "policies.expert", "search": "policies.search", "clairvoyant": "policies.clairvoyant"}
+           "expert": "policies.expert", "tuned": "policies.tuned", "search": "policies.search",
+           "tuned-search": "policies.tuned_search", "clairvoyant": "policies.clairvoyant"}
 SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
 LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
-DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the strongest built-in
-LADDER = ("random", "passive", "greedy", "expert", "search:8", "search:32")     # weakest to strongest: fisim ladder
-REPLAYS_ALIKE = ("greedy", "expert")   # built-ins that never draw on their random stream: every repeat is one game
+DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the published numbers' policy
+# weakest to strongest: fisim ladder
+LADDER = ("random", "passive", "greedy", "expert", "tuned", "search:8", "search:32")
+# built-ins that never draw on their random stream: every repeat is one game
+REPLAYS_ALIKE = ("greedy", "expert", "tuned")
 
 
 class PolicyError(ConfigError):

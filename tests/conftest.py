@@ -23,9 +23,11 @@ README = ROOT / "README.md"
 # the units of compiling the tests need, the largest first: the engine's entry points (one unit:
 # record_game, play_out and run_phase reuse, in the same process, the game loop and the phases
 # run_games compiled), and each policy's decide ("README": the README's example policy); search's
-# with the clairvoyant reference's (search's decide, handed more), which reuses in the same process
-# what search's compiled (in another, it would compile it all again: about a minute)
-COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2"), "random", "passive",
+# with the clairvoyant reference's (search's decide, handed more) and tuned-search's (search over
+# tuned), which reuse in the same process what search's compiled (in another, it would compile it
+# all again: about a minute)
+COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2", "tuned-search:2"), "tuned", "random",
+            "passive",
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)

@@ -80,11 +80,13 @@ def _engine_sources():
 
 def _policy_sources(policy):
     """The policy's own file and the files of the built-in policy modules it uses, and they use
-    (shared helpers; search plays expert)."""
+    (shared helpers; search plays expert), with a module's data file (DATA: tuned's weights)."""
     files, todo = set(), [policy]
     while todo:
         module = todo.pop()
         files.add(Path(module.__file__))
+        if getattr(module, "DATA", None):
+            files.add(Path(module.DATA))
         for value in vars(module).values():
             used = (value if isinstance(value, types.ModuleType)
                     else sys.modules.get(getattr(value, "__module__", "") or ""))

@@ -30,6 +30,7 @@ HANDED = SEEN_DECKS         # the game array's ints an entry views: through the 
 assert HANDED >= OPTS and HANDED >= MEM + MEM_SIZE      # the options and the hidden piles
 _python_entries = []        # interpreted: the entries, an address being an index into this list + 1
 _python_symbols = {}        # interpreted: the exported names' addresses
+_python_arrays = {}         # interpreted: the exported arrays, by name
 
 
 def python_address(entry):
@@ -121,3 +122,35 @@ def policy_at(g, rng, n):
     """The choice among the n options of g of the policy whose entry's address g keeps."""
     address = (np.int64(g[X_POLICY]) & 0xFFFFFFFF) | (np.int64(g[X_POLICY + 1]) << 32)
     return _call_at(address, g, n, rng)
+
+
+def export_array(name, array):
+    """Make `name` a symbol at the data of `array` (float64, kept alive by the caller), for
+    exported_array(name, size) in compiled code: values a script changes between runs without a
+    compile (scripts/train_tuned.py writes candidate weights so)."""
+    if array.dtype != np.float64 or not array.flags.c_contiguous:
+        raise TypeError("export_array takes a C-contiguous float64 array")
+    _python_arrays[name] = array
+    export(name, array.ctypes.data)
+
+
+@python_meaning(lambda name, size: _python_arrays[name][:size])
+@intrinsic(prefer_literal=True)
+def exported_array(typingctx, name, size):
+    """The float64 array of `size` (a constant) at the symbol `name` (a constant string), which
+    export_array registered; read at each call, so a change the script makes is seen at once. It
+    holds no reference (the exporter keeps the array alive)."""
+    if not isinstance(name, types.StringLiteral) or not isinstance(size, types.IntegerLiteral):
+        return None
+    array_type = types.Array(types.float64, 1, "C", readonly=True)
+
+    def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import make_array, populate_array
+        symbol = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []), name.literal_value)
+        array = make_array(array_type)(context, builder)
+        itemsize = context.get_constant(types.intp, 8)
+        populate_array(array, data=builder.bitcast(symbol, context.get_value_type(types.CPointer(types.float64))),
+                       shape=cgutils.pack_array(builder, [context.get_constant(types.intp, size.literal_value)]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+    return array_type(name, size), codegen

@@ -1,0 +1,112 @@
+"""`tuned` (issue 30): expert's evaluation with learned weights, its data file, and the script that
+makes it. R-INFO for tuned is tested with every legal policy's (tests/test_policies.py)."""
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fisim import engine, grid
+from fisim.jit.generated import source_key
+from fisim.results.chunks import chunk_record
+from fisim.rules.config import GameConfig
+from fisim.rules.layouts import builtin_layout
+from fisim.rules.state import R_SIZE
+from fisim.store import Store, StoreError, file_digest, manifest_for
+from fisim.sweeping import run_sweep
+from policies import candidate, expert, load_policy, tuned
+from policies.weights import WeightTable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _train_module():
+    spec = importlib.util.spec_from_file_location("train_tuned", ROOT / "scripts" / "train_tuned.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_weight_table_exchanges_values_by_name():
+    table = WeightTable()
+    a = table.scalar("A", 2.0, "a")
+    v = table.vector("V", (1.0, 3.0), "v")
+    double = table.derived(2, lambda values: [2 * values["V[0]"], 2 * values["V[1]"]])
+    assert (a, v, double, table.size) == (0, 1, 3, 5)
+    assert table.array({"V[1]": 5.0}).tolist() == [2.0, 1.0, 5.0, 2.0, 10.0]
+    assert table.values(table.array({"A": 7.0})) == {"A": 7.0, "V[0]": 1.0, "V[1]": 3.0}
+    with pytest.raises(ValueError, match="unknown weights B"):      # a stale data file
+        table.array({"B": 1.0})
+    with pytest.raises(ValueError):
+        table.constant()[0] = 1.0
+
+
+def test_experts_far_share_is_made_as_before():
+    """The derived table holds the doubles the hand-set code computed (FAR * FAR_DECAY ** k)."""
+    w = expert.HAND_SET
+    assert [w[expert.FAR_SHARE + k] for k in range(expert.FAR_STEPS + 1)] == \
+        [0.4 * 0.6 ** k for k in range(expert.FAR_STEPS + 1)]
+
+
+def test_tuned_plays_the_data_files_weights_and_version():
+    data = json.loads(tuned.DATA.read_text())
+    assert tuned.VERSION == data["version"] >= 1 and set(data["weights"]) == set(expert.WEIGHTS.names)
+    assert expert.WEIGHTS.values(tuned.LEARNED) == data["weights"] != expert.WEIGHTS.values(expert.HAND_SET)
+    assert "scripts/train_tuned.py --seed" in data["made_by"] and "minutes" in data["running_time"]
+
+
+def test_the_data_file_is_in_tuneds_cache_key_and_store_fingerprint(tmp_path, monkeypatch):
+    """An edited tuned.json compiles afresh and is never mixed into a store of the old values."""
+    cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies("tuned"), [()])
+    store = Store(tmp_path / "out")
+    manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
+    assert manifest["files"] == {"tuned": file_digest(tuned.DATA)}
+    store.open(manifest)
+    rows = np.zeros((1000, R_SIZE), np.int32)
+    rows[:, 0] = 2                                              # LOST, without running the engine
+    store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
+    key = source_key(tuned)
+    edited = tmp_path / "tuned.json"
+    data = json.loads(tuned.DATA.read_text())
+    data["weights"]["CAP"] += 1.0
+    edited.write_text(json.dumps(data))
+    monkeypatch.setattr(tuned, "DATA", edited)
+    assert source_key(tuned) != key
+    with pytest.raises(StoreError, match="differs in: files"):
+        run_sweep(cells, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
+
+
+def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path):
+    """scripts/train_tuned.py on a tiny budget, twice: the same file but for its running time."""
+    train = _train_module()
+    made = []
+    for run in range(2):
+        out = tmp_path / f"run{run}.json"
+        train.main(["--seed", "5", "--games", "3", "--passes", "2", "--levels", "novice", "--players", "2",
+                    "--weights", "CAP,SAND_PLAY", "--threads", "1", "--out", str(out)])
+        data = json.loads(out.read_text())
+        assert len(data["passes"]) == 2 and data["made_by"].startswith("python scripts/train_tuned.py --seed 5")
+        made.append({k: v for k, v in data.items() if k != "running_time"})
+    assert made[0] == made[1]
+
+
+def test_training_refuses_an_unknown_weight_or_level(capsys):
+    train = _train_module()
+    for args, words in ((["--weights", "CAP,NOPE"], "unknown weights NOPE"), (["--levels", "hard"], "unknown level")):
+        with pytest.raises(SystemExit) as exit_info:
+            train.parse_args(args)
+        assert exit_info.value.code == 2 and words in capsys.readouterr().err
+
+
+@pytest.mark.compiles
+def test_the_candidate_plays_the_games_of_the_policy_whose_weights_it_is_given():
+    """policies.candidate reads its weights from the exported array at each decision: with
+    expert's it plays expert's games, then with tuned's tuned's, without a compile between."""
+    layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
+    for policy in (expert, tuned, expert):
+        candidate.PLAYED[:] = tuned.LEARNED if policy is tuned else expert.HAND_SET
+        rows = [engine.play_batch(layout, config, p, 7, 0, 300, threads=1) for p in (candidate, policy)]
+        assert np.array_equal(rows[0], rows[1])
+    assert not np.array_equal(*(engine.play_batch(layout, config, load_policy(name), 7, 0, 300, threads=1)
+                                for name in ("expert", "tuned")))
