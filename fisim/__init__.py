@@ -28,9 +28,9 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy="ex
     `level` a name (novice..legendary) or a water meter position; `team` None (a random team each
     game), a list of roles or 'diver,pilot'; `layout` a built-in island or a layout file; `policy`
     a built-in policy (expert, the default; tuned, expert with learned weights; search:N, ...) or
-    a .py file; `rules` rule switches or a variant file (a string is one switch); `repeat` replays the same deals with
-    another policy stream (0: the games as dealt); `progress(n)` is called as blocks of n games
-    finish. A bad argument raises ValueError (ConfigError, PolicyError) in one line."""
+    a .py file; `rules` rule switches or a variant file (a string is one switch); `repeat` replays
+    the same deals with another policy stream (0: the games as dealt); `progress(n)` is called as
+    blocks of n games finish. A bad argument raises ValueError (ConfigError, PolicyError) in one line."""
     from fisim.simulation import simulate as play
     return play(level=level, players=players, team=team, layout=layout, policy=policy, rules=rules, games=games,
                 seed=seed, threads=threads, first_game=first_game, progress=progress, repeat=repeat)
