@@ -14,11 +14,5 @@ export_array("fisim_candidate_weights", PLAYED)
 
 
 @compiled
-def played():
-    """The weights the script wrote last, as expert's evaluation asks for them (expert.decide_with)."""
-    return exported_array("fisim_candidate_weights", SIZE)
-
-
-@compiled
 def decide(pub, options, n, mem, rng):
-    return expert.decide_with(pub, options, n, mem, played)
+    return expert.decide_with(pub, options, n, mem, exported_array("fisim_candidate_weights", SIZE))

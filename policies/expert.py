@@ -121,12 +121,6 @@ FAR_STEPS = 10
 FAR_SHARE = WEIGHTS.derived(FAR_STEPS + 1, lambda v: [v["FAR"] * v["FAR_DECAY"] ** k for k in range(FAR_STEPS + 1)])
 HAND_SET = WEIGHTS.constant()   # expert's own values, set by hand
 
-
-@compiled
-def hand_set():
-    """expert's weights, as the evaluation asks for them (see decide_with)."""
-    return HAND_SET
-
 # --- counts the evaluation caps (not weights) ---
 SET = 4               # the value tables' count of cards (a capture's, capture_cards, officially)
 READY_STEPS = 8       # a collector's actions to a temple counted at most ...
@@ -147,44 +141,41 @@ N_ROWS = ROW_SHORE + SHORE_TRACKED
 FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 
 # A decision's tables, made once and read for every option:
-# weights         the weights, a function returning them (decide_with);
+# w               the weights (an array WEIGHTS made);
 # risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
 # fields[row, c]  the distance fields, rows ROW_*; filled[row]: 0 until the row is made (a
 #                 ROW_TEMPLES row: 1 + the role it was made for);
 # shore_cells[k]  the n_shore flooded tiles with most at stake, whose rows ROW_SHORE + k are made
 #                 at an action decision (none at the others).
-Tables = namedtuple("Tables", ["weights", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
+Tables = namedtuple("Tables", ["w", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
 
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    return decide_with(pub, options, n, mem, hand_set)
+    return decide_with(pub, options, n, mem, HAND_SET)
 
 
 @compiled
-def decide_with(pub, options, n, mem, weights):
-    """expert's decision with the evaluation's weights given by `weights`, a compiled function of
-    no argument returning an array WEIGHTS made (`tuned` plays this with its learned values). A
-    function, not the array: each weight set compiles the evaluation for itself, and a constant
-    array's values fold into the code as the hand-set constants did (an array passed down cost
-    expert about 4.5% of its speed)."""
+def decide_with(pub, options, n, mem, w):
+    """expert's decision with the evaluation's weights w (an array WEIGHTS made): `tuned` plays
+    this with its learned values."""
     kind = view.decision(pub)
     if kind == LIFT_DEST:
         return remembered_destination(options, n, mem)
     if kind == WINDOW:
-        i = _window(pub, options, n, weights())
+        i = _window(pub, options, n, w)
         if i != 0 or popcount(view.captured_mask(pub)) < N_TREASURES:
             return i
-    return _best(pub, options, n, kind, mem, weights)
+    return _best(pub, options, n, kind, mem, w)
 
 
 @inlined
-def _best(pub, options, n, kind, mem, weights):
+def _best(pub, options, n, kind, mem, w):
     """The option leading to the best-scored position; a Helicopter Lift's destination is kept in
     `mem` for the LIFT_DEST decision that follows."""
     top = stack_empty(3, np.float64).reshape((1, 3))
-    if ranked(pub, options, n, kind, top, weights) == 0:
+    if ranked(pub, options, n, kind, top, w) == 0:
         return 0
     i = int(top[0, 0])
     dest = int(top[0, 1])
@@ -192,18 +183,18 @@ def _best(pub, options, n, kind, mem, weights):
 
 
 @inlined
-def ranked(pub, options, n, kind, top, weights):
+def ranked(pub, options, n, kind, top, w):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
-    A Helicopter Lift is scored destination by destination (docs/model.md); weights: as decide_with's."""
+    A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights."""
     risk = stack_empty(N_CELLS, np.float64)
     importance = stack_empty(N_CELLS, np.float64)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int32)
     filled[:] = 0
     shore_cells = stack_empty(SHORE_TRACKED, np.int32)
-    n_shore = _prepare(pub, kind, risk, importance, fields, shore_cells, weights())
-    tables = Tables(weights, risk, importance, fields, filled, shore_cells, n_shore)
+    n_shore = _prepare(pub, kind, risk, importance, fields, shore_cells, w)
+    tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
     return _rank(pub, options, n, kind, top, after, tables)
@@ -324,7 +315,7 @@ def evaluate(pub, after, c, kind, tables):
     Its parts add their terms to the score in turn; they are inlined (as calls they cost a third of
     expert's speed)."""
     _play(after, pub, c)
-    w = tables.weights()
+    w = tables.w
     active = view.active(pub)
     potentials = kind == ACTION     # count what the active player can still do with the actions left
     caps = view.captured_mask(after)
@@ -421,7 +412,7 @@ def _treasures(pub, after, tables, active, potentials, caps, v):
     """v with each uncaptured treasure's terms: its cards in the team and in its collector's hand
     (the seat holding most), the collector's way to a temple when it holds enough to capture, the
     other holders' way to the collector when the team nearly does."""
-    w = tables.weights()
+    w = tables.w
     need = view.capture_cards(pub)
     players = view.players(pub)
     for t in range(N_TREASURES):
@@ -458,7 +449,7 @@ def _treasures(pub, after, tables, active, potentials, caps, v):
 @inlined
 def _together(pub, after, tables, v):
     """v with the steps between every two pawns."""
-    w = tables.weights()
+    w = tables.w
     players = view.players(pub)
     for s in range(players):
         for q in range(s + 1, players):
@@ -470,7 +461,7 @@ def _together(pub, after, tables, v):
 def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
     """v with what each flooded tile's sinking would cost (a pawn stranded on it too), times its
     chance."""
-    w = tables.weights()
+    w = tables.w
     m = flooded
     while m:
         c = low_bit(m)
@@ -487,7 +478,7 @@ def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
 def _shore_potential(after, tables, active, caps, flooded, same_tiles):
     """The most at stake on a tracked flooded tile the active player can still shore up this turn,
     or (a share, for a pull toward it) in a later one."""
-    w = tables.weights()
+    w = tables.w
     a_left = view.actions_left(after)
     here = view.position(after, active)
     best = 0.0
@@ -507,7 +498,7 @@ def _shore_potential(after, tables, active, caps, flooded, same_tiles):
 def _escape(pub, after, tables, ncap, nheli, v):
     """v with every pawn's way to Fools' Landing and, with all four treasures, a Helicopter Lift
     to leave."""
-    w = tables.weights()
+    w = tables.w
     per_action = w[W_FL_END] if ncap == N_TREASURES else w[W_FL_3]
     players = view.players(pub)
     for s in range(players):
@@ -524,7 +515,7 @@ def _escape(pub, after, tables, ncap, nheli, v):
 @inlined
 def _importance(after, tables, c, caps, same_tiles):
     """tile_importance of flooded cell c in `after`: the decision's table while it holds."""
-    w = tables.weights()
+    w = tables.w
     return tables.importance[c] if same_tiles else tile_importance(after, c, caps, w[BASE_IMP])
 
 

@@ -54,17 +54,17 @@ _EXPERT = entry_symbol(expert)      # its symbol (an address would be kept stale
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    return search_over(pub, options, n, mem, rng, expert.hand_set, symbol_address(_EXPERT))
+    return search_over(pub, options, n, mem, rng, expert.HAND_SET, symbol_address(_EXPERT))
 
 
 @compiled
-def search_over(pub, options, n, mem, rng, weights, base):
-    """The search over expert's play with the weights `weights` gives (as expert.decide_with's),
-    whose compiled entry is at `base` and plays the rollouts: `tuned-search` is this over tuned."""
+def search_over(pub, options, n, mem, rng, w, base):
+    """The search over expert's play with weights w (expert.WEIGHTS), whose compiled entry is at
+    `base` and plays the rollouts: `tuned-search` is this over tuned."""
     if view.decision(pub) != ACTION or n < 2:
-        return expert.decide_with(pub, options, n, mem, weights)
+        return expert.decide_with(pub, options, n, mem, w)
     top = np.empty((CANDIDATES, 3))
-    k = expert.ranked(pub, options, n, ACTION, top, weights)
+    k = expert.ranked(pub, options, n, ACTION, top, w)
     if k == 0:
         return 0
     j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub), base) if k > 1 else 0

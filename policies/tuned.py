@@ -20,11 +20,5 @@ LEARNED = expert.WEIGHTS.constant(_TRAINED["weights"])
 
 
 @compiled
-def learned():
-    """tuned's weights, as expert's evaluation asks for them (expert.decide_with)."""
-    return LEARNED
-
-
-@compiled
 def decide(pub, options, n, mem, rng):
-    return expert.decide_with(pub, options, n, mem, learned)
+    return expert.decide_with(pub, options, n, mem, LEARNED)

@@ -16,4 +16,4 @@ _TUNED = entry_symbol(tuned)
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    return search.search_over(pub, options, n, mem, rng, tuned.learned, symbol_address(_TUNED))
+    return search.search_over(pub, options, n, mem, rng, tuned.LEARNED, symbol_address(_TUNED))
