@@ -141,7 +141,7 @@ N_ROWS = ROW_SHORE + SHORE_TRACKED
 FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 
 # A decision's tables, made once and read for every option:
-# w               the weights (an array WEIGHTS made);
+# w               the weights (WEIGHTS.constant, or an array WEIGHTS made);
 # risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
 # fields[row, c]  the distance fields, rows ROW_*; filled[row]: 0 until the row is made (a
@@ -158,8 +158,8 @@ def decide(pub, options, n, mem, rng):
 
 @compiled
 def decide_with(pub, options, n, mem, w):
-    """expert's decision with the evaluation's weights w (an array WEIGHTS made): `tuned` plays
-    this with its learned values."""
+    """expert's decision with the evaluation's weights w (WEIGHTS.constant, compiled for its values, or
+    an array WEIGHTS made): `tuned` plays this with its learned values."""
     kind = view.decision(pub)
     if kind == LIFT_DEST:
         return remembered_destination(options, n, mem)

@@ -2,14 +2,17 @@
 value and what it scores.
 
 The compiled evaluation reads weight `CAP` as `w[CAP]`, with `CAP` the place the table gave it (a
-constant to Numba), so one compiled evaluation plays any set of values: the hand-set ones (`expert`),
-those read from a data file (`tuned`), or candidates written in by a training script. Values are
+constant to Numba), so one evaluation plays any set of values: the hand-set ones (`expert`) and
+those read from a data file (`tuned`) as Constants, for which it is compiled with the values folded
+in (fisim.jit.constants), or candidates a training script writes into an array between runs. Values are
 exchanged by name ({"CAP": 2500.0, "TOT_V[2]": 120.0, ...}), never by place, so a data file stays
 readable and a new weight cannot shift the others. Derived entries (a table made from weights, as
 expert's FAR_SHARE) are made in Python, where the hand-set code made them, so every value the
 evaluation reads is the same double it was.
 """
 import numpy as np
+
+from fisim.jit.constants import Constants
 
 
 class WeightTable:
@@ -61,10 +64,9 @@ class WeightTable:
         return out
 
     def constant(self, values=None):
-        """`array`, read-only: for a compiled policy to read as a constant of its code."""
-        out = self.array(values)
-        out.setflags(write=False)
-        return out
+        """`array` as Constants: a compiled evaluation handed them is compiled for these values,
+        which fold into its code (fisim.jit.constants)."""
+        return Constants(self.array(values))
 
     def values(self, array):
         """{name: value} of the tuned places of an array made by `array`."""

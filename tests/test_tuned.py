@@ -38,7 +38,7 @@ def test_the_weight_table_exchanges_values_by_name():
     assert table.values(table.array({"A": 7.0})) == {"A": 7.0, "V[0]": 1.0, "V[1]": 3.0}
     with pytest.raises(ValueError, match="unknown weights B"):      # a stale data file
         table.array({"B": 1.0})
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError):
         table.constant()[0] = 1.0
 
 
