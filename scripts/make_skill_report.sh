@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Regenerate reports/skill/ from fresh, resumable runs: the skill ladder and per-deal difficulty
 # (`fisim ladder`), and whether expert's rankings of the standard island's 50 teams and of the 18
-# islands hold for a stronger player (`fisim compare --agreement expert,RANKER`).
+# islands hold for a stronger player (`fisim compare --agreement expert,RANKER`, and tuned's likewise).
 #
 #   scripts/make_skill_report.sh            the published size: levels novice..legendary x 2-4
-#                                           players, GAMES games (default 300) per cell for random,
-#                                           passive, greedy, expert, search:8, search:32 and
-#                                           clairvoyant:32; the first DEALS deals (default 80) of each
-#                                           level and player count replayed REPEATS times (default 20)
-#                                           by REPLAYER (search:8); the 50 teams at Normal, TEAM_GAMES
+#                                           players, GAMES games (default 300) per cell for the
+#                                           ladder's policies (policies.LADDER) and clairvoyant:32;
+#                                           the first DEALS deals (default 80) of each level and
+#                                           player count replayed REPEATS times (default 20) by
+#                                           REPLAYER (search:8); the 50 teams at Normal, TEAM_GAMES
 #                                           games each (default 240), and the 18 islands at Normal with
 #                                           3 players, ISLAND_GAMES games each (default 400), each played
-#                                           by expert and by RANKER (search:8)
+#                                           by expert, by tuned and by RANKER (search:8)
 #   scripts/make_skill_report.sh --quick    a check of the whole pipeline: novice, 2 players, a few
 #                                           games, three islands (written to OUT, default
 #                                           reports/skill-quick, not committed)
@@ -58,16 +58,16 @@ timed "ladder and deals" fisim ladder "${SIZE[@]}" --replayer "${REPLAYER:-searc
     --threads "$THREADS" --quiet > /dev/null
 for part in teams islands; do
     declare -n options=${part^^}
-    timed "$part" fisim sweep "${options[@]}" --policies "expert,$RANKER" --seed "$SEED" --out "$store-$part" \
+    timed "$part" fisim sweep "${options[@]}" --policies "expert,tuned,$RANKER" --seed "$SEED" --out "$store-$part" \
         --threads "$THREADS" --quiet --no-report > /dev/null
 done
 
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
 cp "$store"/*.csv "$store"/*.png "$OUT"/
-agreement() {   # agreement PART AXIS: the text for the report, and the per-cell ranks as CSV
-    fisim compare "$store-$1" --by "$2" --agreement "expert,$RANKER" --format csv > "$OUT/agreement-$1.csv"
-    fisim compare "$store-$1" --by "$2" --agreement "expert,$RANKER"
+agreement() {   # agreement PART AXIS POLICY: the text for the report, and the per-cell ranks as CSV
+    fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER" --format csv > "$OUT/agreement-$1-$3.csv"
+    fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER"
 }
 {
     echo "# Skill and luck in Forbidden Island"
@@ -92,19 +92,24 @@ agreement() {   # agreement PART AXIS: the text for the report, and the per-cell
     echo "## Do the conclusions hold for a stronger player?"
     echo
     echo "The published reports rank teams and islands by expert's win rates. Here the same cells are"
-    echo "played again by $RANKER on the same deals, and the two rankings compared (agreement-*.csv: each"
-    echo "cell's rates and ranks under both)."
-    echo
-    echo "The standard island's teams at Normal:"
-    echo
-    echo '```'
-    agreement teams team
-    echo '```'
-    echo
-    echo "The islands at Normal, 3 players:"
-    echo
-    echo '```'
-    agreement islands layout
-    echo '```'
+    echo "played again by $RANKER on the same deals, and the two rankings compared; then tuned's ranking"
+    echo "against $RANKER's likewise (a policy to publish by must rank at least as alike as expert does)."
+    echo "agreement-*-expert.csv and agreement-*-tuned.csv give each cell's rates and ranks under both."
+    for policy in expert tuned; do
+        echo
+        echo "### $policy and $RANKER"
+        echo
+        echo "The standard island's teams at Normal:"
+        echo
+        echo '```'
+        agreement teams team $policy
+        echo '```'
+        echo
+        echo "The islands at Normal, 3 players:"
+        echo
+        echo '```'
+        agreement islands layout $policy
+        echo '```'
+    done
 } > "$OUT/README.md"
 echo "skill report: $OUT (${times[*]})" >&2
