@@ -10,11 +10,13 @@
 #                      1 player), random teams, RULE_GAMES games per cell (default 50,000)
 #   reports/README.md  the index
 #
-# The policy is policies.DEFAULT unless POLICY says otherwise. Run it where fisim is installed
-# (`fisim` and `python` on PATH), from anywhere. The sweeps' stores go to STORES (default
-# .report-stores/ in the repository, not committed), one per report, named by policy and size,
-# so an interrupted run resumes where it stopped and a new policy starts afresh. Figures are PNG;
-# the self-contained HTML of each report is left in its store (STORES/<name>/report/).
+# The policy is policies.DEFAULT unless POLICY says otherwise; POLICY=tuned,expert publishes tuned's
+# numbers with expert's beside them, played on the same deals (each report's policy comparison,
+# paired). Run it where fisim is installed (`fisim` and `python` on PATH), from anywhere. The
+# sweeps' stores go to STORES (default .report-stores/ in the repository, not committed), one per
+# report, named by policy and size, so an interrupted run resumes where it stopped and a new policy
+# starts afresh. Figures are PNG; the self-contained HTML of each report is left in its store
+# (STORES/<name>/report/).
 #
 # Settings (environment): POLICY, TEAM_GAMES, LAYOUT_GAMES, RULE_GAMES, SEED (default 2010),
 # CHUNK (games per chunk, default 50,000), STORES, OUT (default reports), and SWEEP_ARGS for
@@ -28,8 +30,8 @@
 #   under expert@1 on 2 threads: 1,114 + 1,479 + 2,871 s = 91 min in all, on a 2-core machine
 #   that was running benchmarks and a test suite beside it most of that time (alone, expert plays
 #   about 5,000 games a second there on 2 threads: about 42 min). In general: 12.5 million / (the
-#   policy's games per second, see scripts/bench.py) plus about a minute of overhead. Each
-#   report's time is printed as it finishes.
+#   policy's games per second, see scripts/bench.py) for each policy POLICY lists, plus about a
+#   minute of overhead. Each report's time is printed as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +45,10 @@ STORES=${STORES:-.report-stores}
 OUT=${OUT:-reports}
 read -r -a EXTRA <<< "${SWEEP_ARGS:-}"
 
-LABEL=$(python -c "from policies import load_policy; p = load_policy('$POLICY'); print(f'{p.NAME}@{p.VERSION}')")
+LABELS=$(python -c "from policies import load_policy; print(','.join(f'{p.NAME}@{p.VERSION}' for p in map(load_policy, '$POLICY'.split(','))))")
+LABEL=${LABELS%%,*}     # the policy published; the others are compared with it
+BESIDE=${LABELS#"$LABEL"}
+BESIDE_NOTE=${BESIDE:+" (with ${BESIDE#,} on the same deals beside it: each report's policy comparison)"}
 LEVELS=novice..legendary
 fmt() { python -c "print(f'{int($1):,}')"; }
 mkdir -p "$STORES" "$OUT"
@@ -54,9 +59,9 @@ start=$SECONDS
 report() {
     local name=$1 games=$2 title=$3
     shift 3
-    local store="$STORES/$name-$LABEL-$games-seed$SEED"
+    local store="$STORES/$name-${LABELS//,/+}-$games-seed$SEED"
     local t0=$SECONDS
-    echo "== $name: $title ($games games per cell, policy $LABEL)" >&2
+    echo "== $name: $title ($games games per cell, policy $LABELS)" >&2
     fisim sweep --levels "$LEVELS" --policies "$POLICY" --games "$games" --seed "$SEED" \
         --chunk-games "$CHUNK" --out "$store" --no-report --quiet "${EXTRA[@]}" "$@" > /dev/null
     rm -rf "${OUT:?}/$name"
@@ -78,8 +83,9 @@ cat > "$OUT/README.md" <<EOF
 
 How hard is Forbidden Island? Each report below is a fisim sweep turned into figures and tables,
 every rate with its 95% confidence interval. The games were played by the computer team, policy
-**$LABEL**: the win rates are that program's, not a human team's. They show how the game's
-settings compare with each other.
+**$LABEL**$BESIDE_NOTE:
+the win rates are that program's, not a human team's. They show how the game's settings compare
+with each other.
 
 - [The standard island](balance/report.md): win rate by level and player count, all 50 teams of
   adventurers ranked, how games end and how long they last ($(fmt "$TEAM_GAMES") games per
