@@ -3,12 +3,12 @@ value and what it scores.
 
 The compiled evaluation reads weight `CAP` as `w[CAP]`, with `CAP` the place the table gave it (a
 constant to Numba), so one evaluation plays any set of values: the hand-set ones (`expert`) and
-those read from a data file (`tuned`) as Constants, for which it is compiled with the values folded
-in (fisim.jit.constants), or candidates a training script writes into an array between runs. Values are
-exchanged by name ({"CAP": 2500.0, "TOT_V[2]": 120.0, ...}), never by place, so a data file stays
-readable and a new weight cannot shift the others. Derived entries (a table made from weights, as
-expert's FAR_SHARE) are made in Python, where the hand-set code made them, so every value the
-evaluation reads is the same double it was.
+those read from a data file (`tuned`) as Constants, for which it is compiled with the values
+folded in (fisim.jit.constants), or candidates a training script writes into an array between
+runs. Values are exchanged by name ({"CAP": 2500.0, "TOT_V[2]": 120.0, ...}), never by place, so
+a data file stays readable and a new weight cannot shift the others. Derived entries (a table made
+from weights, as expert's FAR_SHARE) are made in Python, where the hand-set code made them, so
+every value the evaluation reads is the same double it was.
 """
 import numpy as np
 

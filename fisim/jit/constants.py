@@ -1,12 +1,11 @@
 """Numbers a compiled function reads as constants of its code, whichever set its caller hands it.
 
 A table of weights handed down as an array is a value: the code loads it at every read, and
-nothing the weights decide folds (expert's evaluation, reading its weights from an array, lost
-about 4.5% of its speed). `Constants(values)` is typed by its values: each set is a type of its
-own, so a function handed one is compiled for that set, and `w[k]` reads a constant of the code.
-Only the values' hash is in the type, no address, so the code is cached as any other (a compiled
-function handed as the argument instead would be a dynamic global, never cached).
-Interpreted (NUMBA_DISABLE_JIT=1), it is the tuple of its values.
+nothing the weights decide folds (docs/engine.md: what it cost expert). `Constants(values)` is
+typed by its values: each set is a type of its own, so a function handed one is compiled for that
+set, and `w[k]` reads a constant of the code. Only the values' hash is in the type, no address, so
+the code is cached as any other (a compiled function handed down instead would be a dynamic global,
+never cached). Interpreted (NUMBA_DISABLE_JIT=1), `w[k]` reads the tuple of its values.
 """
 import hashlib
 import operator
