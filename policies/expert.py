@@ -158,8 +158,8 @@ def decide(pub, options, n, mem, rng):
 
 @compiled
 def decide_with(pub, options, n, mem, w):
-    """expert's decision with the evaluation's weights w (WEIGHTS.constant, compiled for its values, or
-    an array WEIGHTS made): `tuned` plays this with its learned values."""
+    """expert's decision with the evaluation's weights w (WEIGHTS.constant, compiled for its
+    values, or an array WEIGHTS made): `tuned` plays this with its learned values."""
     kind = view.decision(pub)
     if kind == LIFT_DEST:
         return remembered_destination(options, n, mem)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate reports/skill/ from fresh, resumable runs: the skill ladder and per-deal difficulty
-# (`fisim ladder`), and whether expert's rankings of the standard island's 50 teams and of the 18
-# islands hold for a stronger player (`fisim compare --agreement expert,RANKER`, and tuned's likewise).
+# (`fisim ladder`), and whether expert's and tuned's rankings of the standard island's 50 teams and
+# of the 18 islands hold for a stronger player (`fisim compare --agreement expert,RANKER`, likewise
+# tuned,RANKER).
 #
 #   scripts/make_skill_report.sh            the published size: levels novice..legendary x 2-4
 #                                           players, GAMES games (default 300) per cell for the

@@ -392,7 +392,7 @@ def skill_ladder(ladder, policies, subtitle):
             ax.errorbar([x[p] + shift for p in mine.index], rate, yerr=_bars(rate, mine), capsize=3, color=colour,
                         **style)
     ax.set_xticks(range(len(policies)), [f"{p}\n(sees the decks)" if sees_decks(p) else p for p in policies],
-                  rotation=30, ha="right", rotation_mode="anchor")      # long names (tuned-search:8@1) side by side
+                  rotation=30, ha="right", rotation_mode="anchor")      # long names side by side
     ax.set_ylim(0, _percent_top(pooled["ci_high"]))
     ax.set_xlabel("policy, weakest to strongest (hollow diamonds: " + CLAIRVOYANT_NOTE + ")", wrap=True)
     ax.set_ylabel(RATE_LABEL)
