@@ -218,3 +218,17 @@ def test_importing_any_module_and_collecting_the_tests_compiles_nothing(tmp_path
                           env=_using(tmp_path / "cache"), capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert json.loads(seen.read_text()) == []
+
+
+def test_a_policy_file_edited_under_a_process_keeps_the_key_of_the_code_it_imported(tmp_path):
+    """The cache key is made from the sources as the process read them when it imported them: code
+    compiled from the old text is never cached under the new text's key; loading the file again
+    reads it anew."""
+    from fisim.jit.generated import source_key
+    path = tmp_path / "always_first.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef decide(pub, options, n, mem, rng):\n    return 0\n")
+    imported = load_policy(str(path))
+    key = source_key(imported)
+    path.write_text(path.read_text().replace("return 0", "return n - 1"))
+    assert source_key(imported) == key
+    assert source_key(load_policy(str(path))) != key

@@ -64,6 +64,7 @@ def entry(game, n, streams):
     return chosen(decide(pub, options, n, mem, stream))
 '''
 _loaded = {}
+_digests = {}       # (source file, module) -> the hash of its bytes as first read (_digest)
 
 
 def cache_dir():
@@ -80,33 +81,50 @@ def _engine_sources():
 
 def _policy_sources(policy):
     """The policy's own file and the files of the built-in policy modules it uses, and they use
-    (shared helpers; search plays expert), with a module's data file (DATA: tuned's weights)."""
-    files, todo = set(), [policy]
+    (shared helpers; search plays expert), with a module's data file (DATA: tuned's weights): (path,
+    the module that read it) pairs."""
+    files, todo = {}, [policy]
     while todo:
         module = todo.pop()
-        files.add(Path(module.__file__))
+        files[Path(module.__file__)] = module
         if getattr(module, "DATA", None):
-            files.add(Path(module.DATA))
+            files[Path(module.DATA)] = module
         for value in vars(module).values():
             used = (value if isinstance(value, types.ModuleType)
                     else sys.modules.get(getattr(value, "__module__", "") or ""))
             path = getattr(used, "__file__", None)
             if path and Path(path).parent == _POLICIES_DIR and Path(path) not in files:
                 todo.append(used)
-    return sorted(files)
+    return sorted(files.items(), key=lambda item: item[0])
 
 
 def source_key(policy=None):
     """A hash of everything a generated module compiles: the engine's sources, and the policy's if
-    given."""
+    given, each as this process first read it (_digest)."""
     h = hashlib.sha256(f"{fisim.__version__} numba {numba.__version__}".encode())
-    for path in _engine_sources() + (_policy_sources(policy) if policy else []):
-        h.update(path.read_bytes())
+    for path in _engine_sources():
+        h.update(_digest(path))
+    for path, module in _policy_sources(policy) if policy else []:
+        h.update(_digest(path, module))
     if policy:
         # the module imports the policy by module name: a user's copy of a built-in policy's file
         # (same NAME, same source) must not share the built-in's
         h.update(policy.__name__.encode())
     return h.hexdigest()[:16]
+
+
+def _digest(path, module=None):
+    """The hash of a source file's bytes when first read for `module` (the policy module that read
+    it; None: the engine's), near when it was imported. A process compiles the code it imported:
+    a file edited under it (a long sweep while a policy is being changed) must not put that code in
+    the cache under the key of the new text; a policy file loaded again is a new module, read anew."""
+    if (path, module) not in _digests:
+        _digests[path, module] = hashlib.sha256(path.read_bytes()).digest()
+    return _digests[path, module]
+
+
+for _path in _engine_sources():     # read as the engine's modules are imported, before any edit
+    _digest(_path)
 
 
 def _safe(stem):
