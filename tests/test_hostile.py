@@ -20,7 +20,7 @@ from support.commands import FISIM, run
 from support.commands import in_process as cli
 
 import fisim
-from fisim import grid
+from fisim import grid, sweeping
 from fisim.comparison import compare
 from fisim.reporting import data
 from fisim.results.chunks import chunk_record
@@ -318,7 +318,8 @@ def test_duplicate_rule_switches_are_one_cell():
 
 
 @pytest.mark.slow
-def test_a_dask_scheduler_that_is_not_there_is_one_line(tmp_path, capsys):
+def test_a_dask_scheduler_that_is_not_there_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sweeping, "DASK_TIMEOUT", 2)     # the wait is the same, shorter
     for address in ("bogus://x", "tcp://127.0.0.1:1"):
         start = time.time()
         line = refused(cli(capsys, "sweep", "--levels", "normal", "--players", "2", "--policies", "random",
@@ -770,9 +771,10 @@ def test_digits_int_cannot_read_and_huge_ranges_are_one_line(tmp_path, monkeypat
 
 @pytest.mark.slow
 @pytest.mark.parametrize("server", ["a web server", "a port that never answers"])
-def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tmp_path, capsys, server):
+def test_a_scheduler_address_of_something_else_is_one_line_within_its_timeout(tmp_path, capsys, server, monkeypatch):
     """distributed's Client waited for ever on a server that accepts the connection and never
-    speaks Dask; the sweep gives up after its 10 s, in one line."""
+    speaks Dask; the sweep gives up after its timeout (DASK_TIMEOUT, shortened here), in one line."""
+    monkeypatch.setattr(sweeping, "DASK_TIMEOUT", 2)
     import http.server
     import socket
     import threading
