@@ -56,8 +56,8 @@ def _check_arguments(games, seed, first_game, threads, layout, repeat):
 
 
 def frames(cell, seed, chunks):
-    """The per-game frame of each chunk (first game, result rows) of `cell`'s games, as simulate
-    labels them: a layout file by its name without its suffix (a store's rows by its file name)."""
-    config, island, policy = cell.config, cell.island.name, cell.policy_label
+    """The per-game frame of each chunk (first game, result rows) of `cell`'s games, labelled as a
+    store's rows are (a layout file by its file name: a file standard.txt is not the standard island)."""
+    config, island, policy = cell.config, cell.layout_label, cell.policy_label
     for first_game, rows in chunks:
         yield games_frame(rows, config, island, policy, seed, first_game, cell.repeat)

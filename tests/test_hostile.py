@@ -1,6 +1,7 @@
 """Hostile input (issue 17): a store nothing can silently corrupt, and every bad input, damaged
 file or failing run ends in one line, never a traceback or a wrong number."""
 import errno
+import io
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -492,12 +494,18 @@ def test_rules_given_as_one_string_are_one_switch():
 
 # --- user files are never mistaken for built-ins ----------------------------------------------
 
-def test_a_layout_file_named_like_a_built_in_island_keeps_its_own_name(tmp_path):
+def test_a_layout_file_named_like_a_built_in_island_keeps_its_own_name(tmp_path, capsys):
+    """In a store's cells, and in simulate's rates and games, as in a sweep's (one label)."""
     shutil.copy(_standard_file(tmp_path), tmp_path / "standard.txt")
     names = grid.parse_layouts(f"standard,{tmp_path / 'standard.txt'}")
     cells = grid.expand(names, ["normal"], [2], "random", ["random"], [()])
     labels = [c["layout"] for c in manifest_for(cells, 0, TARGET, False)["cells"]]
     assert labels == ["standard", "standard.txt"]
+    code, out, err = cli(capsys, "simulate", "--layout", tmp_path / "standard.txt", "--games", "20", "--policy",
+                         "random", "--format", "csv", "--out", tmp_path / "games.csv")
+    assert code == 0, err
+    assert set(pd.read_csv(io.StringIO(out))["layout"]) == set(pd.read_csv(tmp_path / "games.csv")["layout"]) \
+        == {"standard.txt"}
     assert Path(names[1]).is_absolute()                         # Dask workers started elsewhere find it
     shutil.copy(tmp_path / "standard.txt", tmp_path / "standard")
     with pytest.raises(ConfigError, match="name of a built-in island"):

@@ -64,7 +64,7 @@ def cell_of(level, players, team, layout, policy, rules, repeat):
     from fisim.rules.config import parse_level
     cell = Cell.of(parse_level(level), players, team, layout, policy, rules, repeat)
     if not cell.island.connected:
-        click.echo(f"fisim: note: layout {cell.island.name} is not one connected island", err=True)
+        click.echo(f"fisim: note: layout {cell.layout_label} is not one connected island", err=True)
     return cell
 
 

@@ -20,6 +20,6 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     island, policy = cell.island, load_policy(cell.policy)
     rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
     check_games(rec.result[None, :], policy.NAME, game)
-    title = (f"Game {game} of seed {seed}: {island.name}, {cell.level}, {cell.players} players, "
+    title = (f"Game {game} of seed {seed}: {cell.layout_label}, {cell.level}, {cell.players} players, "
              f"policy {cell.policy_label}, rules {cell.rules_label}" + (f", repeat {repeat}" if repeat else ""))
     click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)

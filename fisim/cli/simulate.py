@@ -72,7 +72,7 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
 
 def _simulate_output(cell, seed, tally, fmt):
     """The results of `fisim simulate` as text for people, or one row per rate as CSV or JSON."""
-    labels = {"layout": cell.island.name, "level": cell.level, "players": cell.players, "team": cell.team_label,
+    labels = {"layout": cell.layout_label, "level": cell.level, "players": cell.players, "team": cell.team_label,
               "policy": cell.policy_label, "rules": cell.rules_label, "seed": seed, "repeat": cell.repeat}
     rates = tally.rates()
     if fmt != "text":
