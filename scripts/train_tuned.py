@@ -11,6 +11,10 @@ the step shrinks by --shrink after each pass. Weights whose hand-set value is 0 
 a share of the value). Candidates play through `policies.candidate`, whose weights are written
 in between runs, so nothing is compiled after the first run.
 
+A run may start from a file it wrote (--start) instead of the hand-set values: a second run with
+more deals per candidate and smaller steps finds gains that the first run's sample could not tell
+from noise. The file written then gives the whole chain of commands in made_by.
+
 The same seed and settings give the same numbers, whatever the thread count. The shipped file
 was made by
 
@@ -52,6 +56,8 @@ def parse_args(argv=None):
     parser.add_argument("--levels", default="novice,normal,elite")
     parser.add_argument("--players", default="2,3,4")
     parser.add_argument("--weights", help="tune only these (comma-separated names; default: every nonzero one)")
+    parser.add_argument("--start", type=Path,
+                        help="a file this script wrote: start from its weights (default: expert's hand-set ones)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--version", type=int, help="the version the file gives tuned (default: tuned's + 1)")
     parser.add_argument("--out", type=Path, default=OUT)
@@ -66,8 +72,25 @@ def parse_args(argv=None):
     unknown = sorted(set(chosen) - set(names))
     if unknown:
         parser.error(f"unknown weights {', '.join(unknown)}; choose from {', '.join(names)}")
+    args.start_data = _start_data(parser, args.start) if args.start else None
     args.tuned = [names.index(n) for n in chosen if expert.WEIGHTS.hand_set[names.index(n)] != 0.0]
     return args
+
+
+def _start_data(parser, path):
+    """The file --start names, as this script wrote it (its weights by name and how it was made)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        parser.error(f"--start {path}: cannot be read as JSON ({exc.__class__.__name__}: {exc})")
+    missing = [k for k in ("weights", "made_by", "running_time") if not isinstance(data, dict) or k not in data]
+    if missing:
+        parser.error(f"--start {path}: not a file this script wrote (no {', '.join(missing)})")
+    unknown = sorted(set(data["weights"]) - set(expert.WEIGHTS.names))
+    if unknown:
+        parser.error(f"--start {path}: unknown weights {', '.join(unknown)}; "
+                     f"choose from {', '.join(expert.WEIGHTS.names)}")
+    return data
 
 
 def wins(values, args, deal_seed):
@@ -83,6 +106,8 @@ def wins(values, args, deal_seed):
 def train(args, log=print):
     """The tuned values ({name: value}) and the passes' record."""
     values = dict(zip(expert.WEIGHTS.names, expert.WEIGHTS.hand_set))
+    if args.start:
+        values.update(args.start_data["weights"])
     step, record = args.step, []
     bar = tqdm(total=args.passes * 2 * len(args.tuned), unit="candidate", desc="training")
     for p in range(args.passes):
@@ -119,14 +144,18 @@ def main(argv=None):
     minutes = (time.time() - start) / 60
     settings = {k: getattr(args, k) for k in ("seed", "games", "passes", "step", "shrink", "levels", "players")}
     weights = {name: values[name] for name in expert.WEIGHTS.names}
+    made_by = ("python scripts/train_tuned.py " + " ".join(f"--{k} {v}" for k, v in settings.items())
+               + (f" --weights {args.weights}" if args.weights else ""))
+    running_time = f"{minutes:.0f} minutes with {args.threads} threads on {os.cpu_count()} {platform.machine()} cores"
+    if args.start:      # the whole chain, so that the file says how to make it from a seed
+        made_by = f"{args.start_data['made_by']} --out {args.start.name} && {made_by} --start {args.start.name}"
+        running_time = f"{running_time}, after {args.start_data['running_time']} for --start"
     data = {
         "policy": "tuned",
         # a new version only when the values change (a store refuses to mix the two)
         "version": args.version or tuned.VERSION + (weights != expert.WEIGHTS.values(tuned.LEARNED)),
-        "made_by": "python scripts/train_tuned.py " + " ".join(f"--{k} {v}" for k, v in settings.items())
-                   + (f" --weights {args.weights}" if args.weights else ""),
-        "running_time": f"{minutes:.0f} minutes with {args.threads} threads on {os.cpu_count()} "
-                        f"{platform.machine()} cores",
+        "made_by": made_by,
+        "running_time": running_time,
         "passes": record,
         "weights": weights,
     }

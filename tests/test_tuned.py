@@ -91,9 +91,34 @@ def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path):
     assert made[0] == made[1]
 
 
-def test_training_refuses_an_unknown_weight_or_level(capsys):
+def test_training_continues_from_a_file_it_wrote_and_says_how_that_was_made(tmp_path):
+    """--start: the weights of a file this script wrote are the incumbent's first values, and the new
+    file's made_by chains both commands (each from its seed)."""
     train = _train_module()
-    for args, words in ((["--weights", "CAP,NOPE"], "unknown weights NOPE"), (["--levels", "hard"], "unknown level")):
+    small = ["--seed", "5", "--games", "3", "--levels", "novice", "--players", "2", "--weights", "CAP",
+             "--threads", "1"]
+    first = tmp_path / "first.json"
+    train.main([*small, "--passes", "1", "--out", str(first)])
+    data = json.loads(first.read_text())
+    data["weights"]["CAP"] = 1234.0         # a start unlike the hand-set values
+    first.write_text(json.dumps(data))
+    second = tmp_path / "second.json"
+    train.main([*small, "--passes", "0", "--start", str(first), "--out", str(second)])
+    made = json.loads(second.read_text())
+    assert made["weights"] == data["weights"]
+    assert made["made_by"] == (f"{data['made_by']} --out first.json && python scripts/train_tuned.py --seed 5 "
+                               "--games 3 --passes 0 --step 0.5 --shrink 0.7 --levels novice --players 2 "
+                               "--weights CAP --start first.json")
+    assert made["running_time"].endswith(f"after {data['running_time']} for --start")
+
+
+def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path):
+    train = _train_module()
+    stale = tmp_path / "stale.json"
+    stale.write_text(json.dumps({"weights": {"NOPE": 1.0}, "made_by": "", "running_time": ""}))
+    for args, words in ((["--weights", "CAP,NOPE"], "unknown weights NOPE"), (["--levels", "hard"], "unknown level"),
+                        (["--start", str(tmp_path / "none.json")], "cannot be read"),
+                        (["--start", str(stale)], "unknown weights NOPE")):
         with pytest.raises(SystemExit) as exit_info:
             train.parse_args(args)
         assert exit_info.value.code == 2 and words in capsys.readouterr().err
