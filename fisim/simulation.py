@@ -58,6 +58,6 @@ def _check_arguments(games, seed, first_game, threads, layout, repeat):
 def frames(cell, seed, chunks):
     """The per-game frame of each chunk (first game, result rows) of `cell`'s games, labelled as a
     store's rows are (a layout file by its file name: a file standard.txt is not the standard island)."""
-    config, island, policy = cell.config, cell.layout_label, cell.policy_label
+    config, layout, policy = cell.config, cell.layout_label, cell.policy_label
     for first_game, rows in chunks:
-        yield games_frame(rows, config, island, policy, seed, first_game, cell.repeat)
+        yield games_frame(rows, config, layout, policy, seed, first_game, cell.repeat)

@@ -106,7 +106,7 @@ def wins(values, args, deal_seed):
 def train(args, log=print):
     """The tuned values ({name: value}) and the passes' record."""
     values = dict(zip(expert.WEIGHTS.names, expert.WEIGHTS.hand_set))
-    if args.start:
+    if args.start_data:
         values.update(args.start_data["weights"])
     step, record = args.step, []
     bar = tqdm(total=args.passes * 2 * len(args.tuned), unit="candidate", desc="training")
