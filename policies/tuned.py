@@ -12,7 +12,7 @@ from pathlib import Path
 from fisim.jit.modes import compiled
 from policies import expert
 
-DATA = Path(__file__).with_name("tuned.json")       # the learned numbers (policies.data_file)
+DATA = Path(__file__).with_name("tuned.json")       # the learned numbers (DATA: policies/__init__.py)
 _TRAINED = json.loads(DATA.read_text())
 NAME = "tuned"
 VERSION = _TRAINED["version"]       # bumped by the training script whenever the values change

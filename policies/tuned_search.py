@@ -7,7 +7,8 @@ from fisim.jit.runners import entry_symbol
 from policies import search, tuned
 
 NAME = "tuned-search"
-VERSION = 1
+VERSION = tuned.VERSION     # search over tuned@N plays as tuned's values make it: tuned-search@N
+DATA = tuned.DATA           # tuned's values: in this policy's fingerprint too
 PARAMETER = search.PARAMETER
 
 PLAYS = (tuned,)            # (search.PLAYS: the entries its compiled code calls, exported first)

@@ -149,7 +149,7 @@ def main(argv=None):
     running_time = f"{minutes:.0f} minutes with {args.threads} threads on {os.cpu_count()} {platform.machine()} cores"
     if args.start:      # the whole chain, so that the file says how to make it from a seed
         made_by = f"{args.start_data['made_by']} --out {args.start.name} && {made_by} --start {args.start.name}"
-        running_time = f"{running_time}, after {args.start_data['running_time']} for --start"
+        running_time = f"{args.start_data['running_time']}, then {running_time}"     # in the chain's order
     data = {
         "policy": "tuned",
         # a new version only when the values change (a store refuses to mix the two)

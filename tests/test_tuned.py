@@ -77,6 +77,14 @@ def test_the_data_file_is_in_tuneds_cache_key_and_store_fingerprint(tmp_path, mo
         run_sweep(cells, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
 
 
+def test_search_over_tuned_has_tuneds_version_and_data_file():
+    """tuned-search's play changes with tuned's values: a store of it refuses other values too."""
+    cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies("tuned-search:2"), [()])
+    manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
+    assert manifest["files"] == {"tuned-search:2": file_digest(tuned.DATA)}
+    assert manifest["policy_labels"] == {"tuned-search:2": f"tuned-search:2@{tuned.VERSION}"}
+
+
 def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path):
     """scripts/train_tuned.py on a tiny budget, twice: the same file but for its running time."""
     train = _train_module()
@@ -109,7 +117,7 @@ def test_training_continues_from_a_file_it_wrote_and_says_how_that_was_made(tmp_
     assert made["made_by"] == (f"{data['made_by']} --out first.json && python scripts/train_tuned.py --seed 5 "
                                "--games 3 --passes 0 --step 0.5 --shrink 0.7 --levels novice --players 2 "
                                "--weights CAP --start first.json")
-    assert made["running_time"].endswith(f"after {data['running_time']} for --start")
+    assert made["running_time"].startswith(f"{data['running_time']}, then ")
 
 
 def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path):
