@@ -65,14 +65,17 @@ def deal_cells(levels, players, replayer, repeats):
             for p in players for level in levels for r in range(repeats)]
 
 
-def store_wins(path):
-    """{(level, players, policy, repeat): per-game wins in game order} of a store, and its policies
-    in the order of its cells; a policy named NAME@VERSION, as every result names it."""
+def store_wins(path, order=()):
+    """{(level, players, policy, repeat): per-game wins in game order} of a store, and its policies:
+    those named in `order` in that order, then the others in the order of its cells (a store
+    extended by a policy lists it last); a policy named NAME@VERSION, as every result names it."""
     manifest, chunks = read_store(path)
     label = policy_labels(manifest)
     wins = {(c["level"], c["players"], label[c["policy"]], c.get("repeat", 0)):
             win_bits(chunks, c["key"], manifest["target"]) for c in manifest["cells"]}
-    return wins, list(dict.fromkeys(label[c["policy"]] for c in manifest["cells"]))
+    names = sorted(dict.fromkeys(c["policy"] for c in manifest["cells"]),
+                   key=lambda name: order.index(name) if name in order else len(order))
+    return wins, [label[name] for name in names]
 
 
 def _levels(keys):
@@ -210,12 +213,12 @@ def _entropy(p):
     return np.where((p > 0) & (p < 1), h, 0.0)
 
 
-def read_ladder(out):
+def read_ladder(out, order=()):
     """The tables of a ladder directory, from its stores alone: ladder, gap, deals (empty when no
     deal was replayed), the per-deal win probabilities per (level, players) for the figures, and
-    the ladder's policies in order."""
+    the ladder's policies in order (`order`'s, as store_wins)."""
     out = Path(out)
-    ladder_wins, policies = store_wins(out / LADDER_STORE)
+    ladder_wins, policies = store_wins(out / LADDER_STORE, order)
     replays = replays_of(store_wins(out / DEALS_STORE)[0]) if (out / DEALS_STORE / MANIFEST).exists() else {}
     return {"policies": policies, "ladder": ladder_table(ladder_wins, policies),
             "gap": gap_table(ladder_wins, policies), "deals": deal_table(ladder_wins, replays),

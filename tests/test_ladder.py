@@ -2,6 +2,7 @@
 deals replayed varying nothing but the policy stream, and every printed number the store's."""
 import json
 import re
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -130,6 +131,23 @@ def test_a_ladder_already_played_is_read_again_without_playing(played):
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\nresults:")[0] == printed.split("\nresults:")[0]
     assert sorted(p.stat().st_mtime_ns for p in (out / "ladder" / "chunks").iterdir()) == before
+
+
+def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played, tmp_path):
+    """A store extended by a policy holds its cells last; the ladder's columns, its table's rows and
+    its figure follow --policies, as a ladder played from scratch would."""
+    out = tmp_path / "skill"
+    shutil.copytree(played[0], out)
+    args = list(LADDER_ARGS)
+    args[args.index("random,expert")] = "passive,random,expert"
+    r = run(*args, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    cells = json.loads((out / "ladder" / "manifest.json").read_text())["cells"]
+    assert cells[-1]["policy"] == "passive"
+    passive = f"passive@{load_policy('passive').VERSION}"
+    header = next(line for line in r.stdout.splitlines() if line.startswith("players 2 "))
+    assert header.split()[2:] == [passive, RANDOM, EXPERT, SEER]
+    assert list(pd.read_csv(out / "ladder.csv")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
 
 
 @pytest.mark.parametrize("args, says", [

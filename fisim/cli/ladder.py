@@ -60,19 +60,19 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
                           "the same game; choose a stochastic policy, such as search:8, passive or random")
     from fisim import ladder as skill
+    names = [policy_name(p) for p in policies]
     if not quiet:
-        click.echo(skill.plan_text(levels_list, players, [policy_name(p) for p in policies], games,
+        click.echo(skill.plan_text(levels_list, players, names, games,
                                    [policy_name(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
                    err=True)
 
-    run_cells(skill.ladder_cells(levels_list, players, [policy_name(p) for p in policies]),
-              os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True, threads=threads,
-              quiet=quiet)
+    run_cells(skill.ladder_cells(levels_list, players, names), os.path.join(out, skill.LADDER_STORE), seed,
+              {"games": games}, per_game=True, threads=threads, quiet=quiet)
     for name in replayers:
         run_cells(skill.deal_cells(levels_list, players, policy_name(name), repeats),
                   os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True, threads=threads,
                   quiet=quiet)
-    tables = skill.read_ladder(out)
+    tables = skill.read_ladder(out, names)      # in the order asked, whatever order the store grew in
     text = skill.format_ladder(tables)
     written = skill.write_outputs(out, tables, text)
     click.echo(text)
