@@ -51,10 +51,11 @@ mkdir -p "$STORES"
 timed() {   # timed LABEL STORE COMMAND...: run it, add "LABEL N min" to the running times: the
             # seconds of every run that played into STORE, kept beside it in STORE.seconds (an
             # interrupted run's time is not lost when the next one resumes)
-    local start=$SECONDS spent="$2.seconds"
+    local start=$SECONDS spent="$2.seconds" total
     "${@:3}"
-    echo $(( $(cat "$spent" 2>/dev/null || echo 0) + SECONDS - start )) > "$spent"
-    times+=("$1 $(( ($(cat "$spent") + 30) / 60 )) min")
+    total=$(( $(cat "$spent" 2>/dev/null || echo 0) + SECONDS - start ))
+    echo "$total" > "$spent"
+    times+=("$1 $(( (total + 30) / 60 )) min")
 }
 times=()
 

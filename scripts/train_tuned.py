@@ -86,10 +86,10 @@ def _start_data(parser, path):
     missing = [k for k in ("weights", "made_by", "running_time") if not isinstance(data, dict) or k not in data]
     if missing:
         parser.error(f"--start {path}: not a file this script wrote (no {', '.join(missing)})")
-    unknown = sorted(set(data["weights"]) - set(expert.WEIGHTS.names))
-    if unknown:
-        parser.error(f"--start {path}: unknown weights {', '.join(unknown)}; "
-                     f"choose from {', '.join(expert.WEIGHTS.names)}")
+    try:
+        expert.WEIGHTS.array(data["weights"])      # the table refuses a stale file's names
+    except ValueError as exc:
+        parser.error(f"--start {path}: {exc}")
     return data
 
 
