@@ -146,8 +146,8 @@ FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
 # fields[row, c]  the distance fields, rows ROW_*; filled[row]: 0 until the row is made (a
 #                 ROW_TEMPLES row: 1 + the role it was made for);
-# shore_cells[k]  the n_shore flooded tiles with most at stake, whose rows ROW_SHORE + k are made
-#                 at an action decision (none at the others).
+# shore_cells[k]  the n_shore flooded tiles with most at stake, tracked at an action decision
+#                 (none at the others), rows ROW_SHORE + k.
 Tables = namedtuple("Tables", ["w", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
 
 
@@ -241,7 +241,7 @@ def _keep(top, count, i, dest, v):
 @compiled
 def _prepare(pub, kind, risk, importance, fields, shore_cells, w):
     """Fill the decision's tables (Tables): risk and importance, and at an action the tracked
-    flooded tiles with the active player's distance to shoring each; returns how many are tracked."""
+    flooded tiles (their rows are made when first read); returns how many are tracked."""
     sink_risk(pub, risk, kind == ACTION)
     caps = view.captured_mask(pub)
     flooded = view.flooded_cells(pub) & view.existing_cells(pub)
@@ -249,7 +249,6 @@ def _prepare(pub, kind, risk, importance, fields, shore_cells, w):
         importance[c] = tile_importance(pub, c, caps, w[BASE_IMP]) if (flooded >> c) & 1 else 0.0
     if kind != ACTION:
         return 0
-    role = view.role(pub, view.active(pub))
     n_shore = 0
     while n_shore < SHORE_TRACKED:
         best = -1
@@ -266,7 +265,6 @@ def _prepare(pub, kind, risk, importance, fields, shore_cells, w):
             break
         flooded &= ~(1 << best)
         shore_cells[n_shore] = best
-        field(pub, shore_set(pub, best, role), role, fields[ROW_SHORE + n_shore])
         n_shore += 1
     return n_shore
 
@@ -330,7 +328,7 @@ def evaluate(pub, after, c, kind, tables):
     same_tiles = caps == view.captured_mask(pub) and view.flooded_cells(after) == view.flooded_cells(pub)
     v = _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v)
     if potentials and view.actions_left(after) > 0:
-        v += w[SHORE_POT] * _shore_potential(after, tables, active, caps, flooded, same_tiles)
+        v += w[SHORE_POT] * _shore_potential(pub, after, tables, active, caps, flooded, same_tiles)
     if ncap >= N_TREASURES - 1:
         v = _escape(pub, after, tables, ncap, nheli, v)
     if otype(c) == CAPTURE:
@@ -475,7 +473,7 @@ def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
 
 
 @inlined
-def _shore_potential(after, tables, active, caps, flooded, same_tiles):
+def _shore_potential(pub, after, tables, active, caps, flooded, same_tiles):
     """The most at stake on a tracked flooded tile the active player can still shore up this turn,
     or (a share, for a pull toward it) in a later one."""
     w = tables.w
@@ -485,7 +483,7 @@ def _shore_potential(after, tables, active, caps, flooded, same_tiles):
     for k in range(tables.n_shore):
         cell = tables.shore_cells[k]
         if (flooded >> cell) & 1:
-            steps = pilot_cap(after, active, tables.fields[ROW_SHORE + k, here])
+            steps = pilot_cap(after, active, _shore_steps(pub, tables, k, here))
             stake = _stake(_importance(after, tables, cell, caps, same_tiles), tables.risk, cell, w)
             if steps + 1 > a_left:          # not this turn: a pull toward it
                 stake *= w[FAR_SHARE + min(steps + 1 - a_left, FAR_STEPS)]
@@ -510,6 +508,18 @@ def _escape(pub, after, tables, ncap, nheli, v):
         # the escape's costs above never make the last capture look bad
         v += w[W_FL_END] * FL_STEPS * players + w[NO_HELI_END]
     return v
+
+
+@inlined
+def _shore_steps(pub, tables, k, cell):
+    """Actions from `cell` to shoring up tracked tile k, by the active player's movement in pub
+    (a row read only while actions are left after the option: made when first read)."""
+    row = ROW_SHORE + k
+    if tables.filled[row] == 0:
+        role = view.role(pub, view.active(pub))
+        field(pub, shore_set(pub, tables.shore_cells[k], role), role, tables.fields[row])
+        tables.filled[row] = 1
+    return tables.fields[row, cell]
 
 
 @inlined
