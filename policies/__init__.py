@@ -33,14 +33,15 @@ from fisim.errors import ConfigError
 from fisim.limits import is_whole
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
-           "expert": "policies.expert", "tuned": "policies.tuned", "search": "policies.search",
+           "expert": "policies.expert", "tuned": "policies.tuned", "planner": "policies.planner",
+           "search": "policies.search",
            "tuned-search": "policies.tuned_search", "clairvoyant": "policies.clairvoyant"}
 SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
 LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
 DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the published numbers' policy
 # weakest to strongest: fisim ladder
-LADDER = ("random", "passive", "greedy", "expert", "tuned", "search:8", "tuned-search:8", "search:32")
+LADDER = ("random", "passive", "greedy", "expert", "tuned", "planner", "search:8", "tuned-search:8", "search:32")
 # built-ins that never draw on their random stream: every repeat is one game
 REPLAYS_ALIKE = ("greedy", "expert", "tuned")
 

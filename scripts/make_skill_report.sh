@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate reports/skill/ from fresh, resumable runs: the skill ladder and per-deal difficulty
-# (`fisim ladder`), and whether expert's and tuned's rankings of the standard island's 50 teams and
-# of the 18 islands hold for a stronger player (`fisim compare --agreement expert,RANKER`, likewise
-# tuned,RANKER).
+# (`fisim ladder`), and whether expert's, tuned's and the planner's rankings of the standard island's
+# 50 teams and of the 18 islands hold for a stronger player (`fisim compare --agreement expert,RANKER`,
+# likewise tuned,RANKER and planner,RANKER).
 #
 #   scripts/make_skill_report.sh            the published size: levels novice..legendary x 2-4
 #                                           players, GAMES games (default 300) per cell for the
@@ -12,7 +12,7 @@
 #                                           REPLAYER (search:8); the 50 teams at Normal, TEAM_GAMES
 #                                           games each (default 240), and the 18 islands at Normal with
 #                                           3 players, ISLAND_GAMES games each (default 400), each played
-#                                           by expert, by tuned and by RANKER (search:8)
+#                                           by expert, tuned, planner and RANKER (search:8)
 #   scripts/make_skill_report.sh --quick    a check of the whole pipeline: novice, 2 players, a few
 #                                           games, three islands (written to OUT, default
 #                                           reports/skill-quick, not committed)
@@ -63,7 +63,7 @@ timed "ladder and deals" "$store" fisim ladder "${SIZE[@]}" --replayer "${REPLAY
     --threads "$THREADS" --quiet > /dev/null
 for part in teams islands; do
     declare -n options=${part^^}
-    timed "$part" "$store-$part" fisim sweep "${options[@]}" --policies "expert,tuned,$RANKER" --seed "$SEED" --out "$store-$part" \
+    timed "$part" "$store-$part" fisim sweep "${options[@]}" --policies "expert,tuned,planner,$RANKER" --seed "$SEED" --out "$store-$part" \
         --threads "$THREADS" --quiet --no-report > /dev/null
 done
 
@@ -97,10 +97,10 @@ agreement() {   # agreement PART AXIS POLICY: the text for the report, and the p
     echo "## Do the conclusions hold for a stronger player?"
     echo
     echo "The published reports rank teams and islands by expert's win rates. Here the same cells are"
-    echo "played again by $RANKER on the same deals, and the two rankings compared; then tuned's ranking"
-    echo "against $RANKER's likewise (a policy to publish by must rank at least as alike as expert does)."
-    echo "agreement-*-expert.csv and agreement-*-tuned.csv give each cell's rates and ranks under both."
-    for policy in expert tuned; do
+    echo "played again by $RANKER on the same deals, and the two rankings compared; then tuned's and the"
+    echo "planner's rankings against $RANKER's likewise (a policy to publish by must rank at least as alike"
+    echo "as expert does). agreement-*-POLICY.csv give each cell's rates and ranks under both."
+    for policy in expert tuned planner; do
         echo
         echo "### $policy and $RANKER"
         echo

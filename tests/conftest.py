@@ -26,8 +26,8 @@ README = ROOT / "README.md"
 # with the clairvoyant reference's (search's decide, handed more) and tuned-search's (search over
 # tuned), which reuse in the same process what search's compiled (in another, it would compile it
 # all again: about a minute)
-COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2", "tuned-search:2"), "tuned", "random",
-            "passive",
+COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2", "tuned-search:2"), "tuned", "planner",
+            "random", "passive",
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)

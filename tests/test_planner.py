@@ -1,0 +1,68 @@
+"""`planner` (issue 30): tuned's evaluation, each action chosen for the end of the turn it leads to.
+R-INFO for the planner is tested with every legal policy's (tests/test_policies.py), its training
+with tuned's (tests/test_tuned.py).
+
+Positions are written in fisim.position's notation, as in tests/test_policies.py."""
+import numpy as np
+import pytest
+from support.midgame import MIDGAME, choices, game
+
+from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
+from fisim.rules import state as st
+from fisim.rules.options import ACTION, SHORE2, otype
+from fisim.store import file_digest, manifest_for
+from fisim import grid
+from policies import load_policy, planner, tuned
+
+pytestmark = pytest.mark.compiles      # needs the compiled engine
+
+TWO_FLOODED = """
+.  .  cs OB .  .
+.  TP GG fl TH .
+IG WG BB CA DD TM
+CP PR SG HG LL CE
+.  TS WT MM CG .
+.  .  BG CF .  .
+engineer@WG: ocean
+explorer@MM: earth
+water 3; active 0; actions 3
+"""
+
+
+def _played(name, text, phase=PHASE_ACTIONS, seed=1):
+    p, g = game(text, seed=seed)
+    events = g.run(phase, load_policy(name))
+    return p, g, events
+
+
+def test_the_planner_walks_where_one_action_shores_two_tiles():
+    """R-ROLE-ENGINEER: Cliffs of Abandon and Fools' Landing are flooded, both next to the Gold
+    Gate, two steps from the Engineer. tuned scores each step by the position it leads to, and
+    walks to shore Fools' Landing alone; the planner plays each first step's turn to its end, walks
+    to the Gold Gate instead and shores both with its last action."""
+    p, g, events = _played("tuned", TWO_FLOODED)
+    assert g.pub[st.P_FLOODED] >> p.cell_of("CS") & 1       # tuned leaves Cliffs of Abandon flooded
+    p, g, events = _played("planner", TWO_FLOODED)
+    acts = choices(events, ACTION)
+    assert len(acts) == 3 and otype(acts[-1]) == SHORE2
+    assert g.pub[st.P_FLOODED] & (1 << p.cell_of("CS") | 1 << p.cell_of("FL")) == 0
+
+
+@pytest.mark.parametrize(("actions", "phase"), [(1, PHASE_ACTIONS), (3, PHASE_DRAW), (3, PHASE_FLOOD)])
+def test_the_planner_plays_as_tuned_where_it_does_not_plan(actions, phase):
+    """With one action left the turn's end is the next position, and windows, discards and swims
+    are tuned's: from the midgame, the last action, the draw (a discard) and the flood phase
+    (windows) are played alike."""
+    text = MIDGAME.replace("actions 3", f"actions {actions}")
+    runs = [_played(name, text, phase, seed=4) for name in ("tuned", "planner")]
+    assert runs[0][2].size and np.array_equal(runs[0][2], runs[1][2])
+    assert np.array_equal(runs[0][1].pub, runs[1][1].pub)
+
+
+def test_the_planner_has_tuneds_version_and_data_file():
+    """The planner plays tuned's weights: a store of it refuses other values, as tuned's does."""
+    cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies("planner"), [()])
+    manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
+    assert manifest["files"] == {"planner": file_digest(tuned.DATA)}
+    assert manifest["policy_labels"] == {"planner": f"planner@{tuned.VERSION}"}
+    assert planner.LEARNED is tuned.LEARNED
