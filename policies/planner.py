@@ -27,14 +27,13 @@ from policies.common import lift_chosen
 NAME = "planner"
 VERSION = tuned.VERSION     # plays tuned's weights: planner@N with tuned@N's
 DATA = tuned.DATA           # (and so holds tuned's data file in its fingerprint)
-LEARNED = tuned.LEARNED
 
 CANDIDATES = 3      # tuned's best-scored options whose turns are played out
 
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    return plan_with(pub, options, n, mem, LEARNED)
+    return plan_with(pub, options, n, mem, tuned.LEARNED)
 
 
 @compiled

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Tune expert's evaluation weights against the win rate: writes policies/tuned.json, the numbers
-the `tuned` policy plays, or with --policy planner policies/planner.json, the planner's (the same
-weights, tuned for play that plans each turn).
+the `tuned` policy plays.
 
 Coordinate search with common random numbers. A pass tries each weight in turn at (1 + step) and
 (1 - step) times its value, every candidate playing the same deals as the incumbent (the standard
@@ -42,14 +41,13 @@ from fisim.rules.constants import LEVELS
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.rng import game_seed
 from fisim.rules.state import R_STATUS, WON
-from policies import candidate, expert, planner, tuned
+from policies import candidate, expert, tuned
 
-TRAINED = {"tuned": tuned, "planner": planner}     # the policies whose weights this makes
+OUT = Path(tuned.__file__).with_name("tuned.json")
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", choices=sorted(TRAINED), default="tuned", help="whose weights to tune")
     parser.add_argument("--seed", type=int, default=1, help="master seed of every deal played")
     parser.add_argument("--games", type=int, default=1000, help="deals per (level, players) per candidate")
     parser.add_argument("--passes", type=int, default=6)
@@ -61,12 +59,9 @@ def parse_args(argv=None):
     parser.add_argument("--start", type=Path,
                         help="a file this script wrote: start from its weights (default: expert's hand-set ones)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--version", type=int,
-                        help="the version the file gives the policy (default: its own, + 1 if the values change)")
-    parser.add_argument("--out", type=Path, help="default: the policy's data file")
+    parser.add_argument("--version", type=int, help="the version the file gives tuned (default: tuned's + 1)")
+    parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    args.trained = TRAINED[args.policy]
-    args.out = args.out or args.trained.DATA
     levels = args.levels.split(",")
     for level in levels:
         if level not in LEVELS:
@@ -100,7 +95,7 @@ def _start_data(parser, path):
 
 def wins(values, args, deal_seed):
     """Won (bool per game) of every cell's deals under deal_seed, the candidate playing `values`."""
-    candidate.play_as(args.trained, expert.WEIGHTS.array(values))
+    candidate.PLAYED[:] = expert.WEIGHTS.array(values)
     layout = builtin_layout("standard")
     return np.concatenate([
         engine.play_batch(layout, GameConfig(players=players, level=level), candidate, deal_seed,
@@ -149,17 +144,16 @@ def main(argv=None):
     minutes = (time.time() - start) / 60
     settings = {k: getattr(args, k) for k in ("seed", "games", "passes", "step", "shrink", "levels", "players")}
     weights = {name: values[name] for name in expert.WEIGHTS.names}
-    command = "python scripts/train_tuned.py " + ("" if args.policy == "tuned" else f"--policy {args.policy} ")
-    made_by = (command + " ".join(f"--{k} {v}" for k, v in settings.items())
+    made_by = ("python scripts/train_tuned.py " + " ".join(f"--{k} {v}" for k, v in settings.items())
                + (f" --weights {args.weights}" if args.weights else ""))
     running_time = f"{minutes:.0f} minutes with {args.threads} threads on {os.cpu_count()} {platform.machine()} cores"
     if args.start:      # the whole chain, so that the file says how to make it from a seed
         made_by = f"{args.start_data['made_by']} --out {args.start.name} && {made_by} --start {args.start.name}"
         running_time = f"{args.start_data['running_time']}, then {running_time}"     # in the chain's order
     data = {
-        "policy": args.policy,
+        "policy": "tuned",
         # a new version only when the values change (a store refuses to mix the two)
-        "version": args.version or args.trained.VERSION + (weights != expert.WEIGHTS.values(args.trained.LEARNED)),
+        "version": args.version or tuned.VERSION + (weights != expert.WEIGHTS.values(tuned.LEARNED)),
         "made_by": made_by,
         "running_time": running_time,
         "passes": record,

@@ -15,7 +15,7 @@ from fisim.rules.layouts import builtin_layout
 from fisim.rules.state import R_SIZE
 from fisim.store import Store, StoreError, file_digest, manifest_for
 from fisim.sweeping import run_sweep
-from policies import candidate, expert, load_policy, planner, tuned
+from policies import candidate, expert, load_policy, tuned
 from policies.weights import WeightTable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,20 +85,16 @@ def test_search_over_tuned_has_tuneds_version_and_data_file():
     assert manifest["policy_labels"] == {"tuned-search:2": f"tuned-search:2@{tuned.VERSION}"}
 
 
-@pytest.mark.parametrize(("policy", "weights", "passes"), [("tuned", "CAP,SAND_PLAY", 2), ("planner", "CAP", 1)])
-def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path, policy, weights, passes):
-    """scripts/train_tuned.py on a tiny budget, twice: the same file but for its running time (the
-    planner's budget the smaller: this lane plays it interpreted)."""
+def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path):
+    """scripts/train_tuned.py on a tiny budget, twice: the same file but for its running time."""
     train = _train_module()
-    command = "python scripts/train_tuned.py " + ("--policy planner " if policy == "planner" else "")
     made = []
     for run in range(2):
         out = tmp_path / f"run{run}.json"
-        train.main(["--policy", policy, "--seed", "5", "--games", "3", "--passes", str(passes), "--levels",
-                    "novice", "--players", "2", "--weights", weights, "--threads", "1", "--out", str(out)])
+        train.main(["--seed", "5", "--games", "3", "--passes", "2", "--levels", "novice", "--players", "2",
+                    "--weights", "CAP,SAND_PLAY", "--threads", "1", "--out", str(out)])
         data = json.loads(out.read_text())
-        assert len(data["passes"]) == passes and data["made_by"].startswith(command + "--seed 5")
-        assert data["policy"] == policy
+        assert len(data["passes"]) == 2 and data["made_by"].startswith("python scripts/train_tuned.py --seed 5")
         made.append({k: v for k, v in data.items() if k != "running_time"})
     assert made[0] == made[1]
 
@@ -138,12 +134,11 @@ def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path
 
 @pytest.mark.compiles
 def test_the_candidate_plays_the_games_of_the_policy_whose_weights_it_is_given():
-    """policies.candidate reads its weights and its play from the exported arrays at each decision:
-    with expert's it plays expert's games, then tuned's, the planner's and expert's again, without
-    a compile between."""
+    """policies.candidate reads its weights from the exported array at each decision: with
+    expert's it plays expert's games, then with tuned's tuned's, without a compile between."""
     layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
-    for policy in (expert, tuned, planner, expert):
-        candidate.play_as(policy, expert.HAND_SET if policy is expert else tuned.LEARNED)
+    for policy in (expert, tuned, expert):
+        candidate.PLAYED[:] = tuned.LEARNED if policy is tuned else expert.HAND_SET
         rows = [engine.play_batch(layout, config, p, 7, 0, 300, threads=1) for p in (candidate, policy)]
         assert np.array_equal(rows[0], rows[1])
     assert not np.array_equal(*(engine.play_batch(layout, config, load_policy(name), 7, 0, 300, threads=1)
