@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from support.midgame import MIDGAME, choices, game
 
+from fisim import grid
 from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
 from fisim.rules import state as st
 from fisim.rules.options import ACTION, SHORE2, otype
 from fisim.store import file_digest, manifest_for
-from fisim import grid
 from policies import load_policy, tuned
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine
