@@ -175,7 +175,7 @@ def _best(pub, options, n, kind, mem, w):
     """The option leading to the best-scored position; a Helicopter Lift's destination is kept in
     `mem` for the LIFT_DEST decision that follows."""
     top = stack_empty(3, np.float64).reshape((1, 3))
-    if ranked(pub, options, n, kind, top, w) == 0:
+    if ranked(pub, options, n, kind, top, w, False) == 0:
         return 0
     i = int(top[0, 0])
     dest = int(top[0, 1])
@@ -183,10 +183,12 @@ def _best(pub, options, n, kind, mem, w):
 
 
 @inlined
-def ranked(pub, options, n, kind, top, w):
+def ranked(pub, options, n, kind, top, w, lift_to_landing):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
-    A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights."""
+    A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights;
+    lift_to_landing: a flooded Fools' Landing is a lift's destination too (the planner's, to shore
+    it up; expert's lifts go there only with all four treasures)."""
     risk = stack_empty(N_CELLS, np.float64)
     importance = stack_empty(N_CELLS, np.float64)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
@@ -197,11 +199,11 @@ def ranked(pub, options, n, kind, top, w):
     tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
-    return _rank(pub, options, n, kind, top, after, tables)
+    return _rank(pub, options, n, kind, top, after, tables, lift_to_landing)
 
 
 @compiled(counted=False)
-def _rank(pub, options, n, kind, top, after, tables):
+def _rank(pub, options, n, kind, top, after, tables, lift_to_landing):
     """ranked's loop over the options, with the decision's tables made (`after`: the lookahead
     copy of pub, which holds the position after each option in turn)."""
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
@@ -209,7 +211,7 @@ def _rank(pub, options, n, kind, top, after, tables):
     for i in range(n):
         c = options[i]
         if otype(c) == LIFT:
-            dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim)
+            dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim, lift_to_landing)
             while dests:
                 dest = low_bit(dests)
                 dests &= dests - 1
@@ -276,17 +278,18 @@ def _stake(importance, risk, c, w):
 
 
 @compiled
-def _lift_targets(pub, seats, kind, has_swim):
+def _lift_targets(pub, seats, kind, has_swim, lift_to_landing):
     """The destinations worth scoring for a Helicopter Lift of `seats`: at a swim any (unless the
-    swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in,
-    and the temples of a treasure one of the pawns lifted holds four cards of."""
+    swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in
+    (or while it is flooded, with lift_to_landing), and the temples of a treasure one of the pawns
+    lifted holds four cards of."""
     if kind == SWIM:
         return 0 if has_swim else ALL_CELLS
     fl = 1 << view.fools_landing(pub)
     if kind == WINDOW:
         return fl
     caps = view.captured_mask(pub)
-    m = fl if caps == ALL_TREASURES_MASK else 0
+    m = fl if caps == ALL_TREASURES_MASK or (lift_to_landing and view.flooded_cells(pub) & fl) else 0
     for t in range(N_TREASURES):
         if not (caps >> t) & 1:
             for s in range(view.players(pub)):

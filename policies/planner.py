@@ -9,6 +9,11 @@ ends its line at once; a Helicopter Lift costs no action, so a line goes on afte
 to a full hand is dropped at the next decision (R-HAND): a line scores the hand over the limit as
 tuned scores it, and plays on.
 
+At an action decision (the last one included) it also scores what tuned never offers before the
+end game: a Helicopter Lift to Fools' Landing while it is flooded, so that a pawn out of reach can
+fly there and shore it up before a Waters Rise! puts its card back on top of the flood pile (of
+its losses on the first turn at Novice, nineteen in twenty were Fools' Landing sinking so).
+
 Only actions are planned: windows, discards, swims and a Helicopter Lift's destination at those
 are tuned's. The draw and flood phases are not looked into: the end of the turn is scored with
 their chances, as tuned scores every position. It sees the public game only (R-INFO): each line
@@ -25,8 +30,8 @@ from policies import expert, tuned
 from policies.common import lift_chosen
 
 NAME = "planner"
-VERSION = tuned.VERSION     # plays tuned's weights: planner@N with tuned@N's
-DATA = tuned.DATA           # (and so holds tuned's data file in its fingerprint)
+VERSION = 3     # 2: without the lifts to a flooded Fools' Landing (bump it with tuned's weights too)
+DATA = tuned.DATA           # tuned's weights: its data file is in the planner's fingerprint
 
 CANDIDATES = 3      # tuned's best-scored options whose turns are played out
 
@@ -39,14 +44,14 @@ def decide(pub, options, n, mem, rng):
 @compiled
 def plan_with(pub, options, n, mem, w):
     """The planner's decision with evaluation weights w (expert.WEIGHTS)."""
-    if view.decision(pub) != ACTION or n < 2 or view.actions_left(pub) < 2:
+    if view.decision(pub) != ACTION or n < 2:
         return expert.decide_with(pub, options, n, mem, w)
     top = np.empty((CANDIDATES, 3))
-    k = expert.ranked(pub, options, n, ACTION, top, w)
+    k = expert.ranked(pub, options, n, ACTION, top, w, True)
     if k == 0:
         return 0
     best = 0
-    if k > 1:
+    if k > 1 and view.actions_left(pub) >= 2:
         best = _best_turn(pub, options, top, k, w)
     i = int(top[best, 0])
     d = int(top[best, 1])
@@ -82,7 +87,7 @@ def _turn_end(pub, c, score, w, line, line_options, step):
         pos[P_DECISION] = ACTION
         pos[P_DECIDER] = view.active(pos)
         m = list_options(pos, line_options, 0)
-        if expert.ranked(pos, line_options, m, ACTION, step, w) == 0:
+        if expert.ranked(pos, line_options, m, ACTION, step, w, True) == 0:
             break
         c = _code(line_options, step, 0)
         score = step[0, 2]

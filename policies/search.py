@@ -64,7 +64,7 @@ def search_over(pub, options, n, mem, rng, w, base):
     if view.decision(pub) != ACTION or n < 2:
         return expert.decide_with(pub, options, n, mem, w)
     top = np.empty((CANDIDATES, 3))
-    k = expert.ranked(pub, options, n, ACTION, top, w)
+    k = expert.ranked(pub, options, n, ACTION, top, w, False)
     if k == 0:
         return 0
     j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub), base) if k > 1 else 0

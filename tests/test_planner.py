@@ -5,14 +5,15 @@ with tuned's (tests/test_tuned.py).
 Positions are written in fisim.position's notation, as in tests/test_policies.py."""
 import numpy as np
 import pytest
+from support.board import ISLAND
 from support.midgame import MIDGAME, choices, game
 
 from fisim import grid
 from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
 from fisim.rules import state as st
-from fisim.rules.options import ACTION, SHORE2, otype
+from fisim.rules.options import ACTION, LIFT, SHORE, SHORE2, field3, otype
 from fisim.store import file_digest, manifest_for
-from policies import load_policy, tuned
+from policies import load_policy, planner, tuned
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine
 
@@ -26,6 +27,14 @@ CP PR SG HG LL CE
 engineer@WG: ocean
 explorer@MM: earth
 water 3; active 0; actions 3
+"""
+
+
+LANDING_AT_RISK = ISLAND.replace("FL", "fl").replace("CS", "cs") + """
+messenger@TS: heli earth
+navigator@TM: ocean
+water 2; active 0; actions {actions}
+flood discard: FL CS
 """
 
 
@@ -48,20 +57,35 @@ def test_the_planner_walks_where_one_action_shores_two_tiles():
     assert g.pub[st.P_FLOODED] & (1 << p.cell_of("CS") | 1 << p.cell_of("FL")) == 0
 
 
+@pytest.mark.parametrize("actions", [3, 1])
+def test_the_planner_flies_to_a_flooded_fools_landing_and_shores_it_up(actions):
+    """R-SPECIAL-HELI, R-ACT-SHORE: Fools' Landing is flooded and its card in the flood discard
+    (a Waters Rise! would put it back on top), five steps from the Messenger, who holds a
+    Helicopter Lift. tuned walks toward it; the planner flies there and shores it up, with the
+    turn's last action too."""
+    text = LANDING_AT_RISK.format(actions=actions)
+    p, g, events = _played("tuned", text)
+    assert g.pub[st.P_FLOODED] >> p.cell_of("FL") & 1
+    p, g, events = _played("planner", text)
+    acts = choices(events, ACTION)
+    assert otype(acts[0]) == LIFT and field3(acts[0]) == p.cell_of("FL")
+    assert otype(acts[1]) == SHORE and not g.pub[st.P_FLOODED] >> p.cell_of("FL") & 1
+
+
 @pytest.mark.parametrize(("actions", "phase"), [(1, PHASE_ACTIONS), (3, PHASE_DRAW), (3, PHASE_FLOOD)])
 def test_the_planner_plays_as_tuned_where_it_does_not_plan(actions, phase):
     """With one action left the turn's end is the next position, and windows, discards and swims
-    are tuned's: from the midgame, the last action, the draw (a discard) and the flood phase
-    (windows) are played alike."""
-    text = MIDGAME.replace("actions 3", f"actions {actions}")
+    are tuned's: from the midgame (Fools' Landing dry), the last action, the draw (a discard) and
+    the flood phase (windows) are played alike."""
+    text = MIDGAME.replace("actions 3", f"actions {actions}").replace(" fl ", " FL ")
     runs = [_played(name, text, phase, seed=4) for name in ("tuned", "planner")]
     assert runs[0][2].size and np.array_equal(runs[0][2], runs[1][2])
     assert np.array_equal(runs[0][1].pub, runs[1][1].pub)
 
 
-def test_the_planner_has_tuneds_version_and_data_file():
+def test_the_planner_has_tuneds_data_file():
     """The planner plays tuned's weights: a store of it refuses other values, as tuned's does."""
     cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies("planner"), [()])
     manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
     assert manifest["files"] == {"planner": file_digest(tuned.DATA)}
-    assert manifest["policy_labels"] == {"planner": f"planner@{tuned.VERSION}"}
+    assert manifest["policy_labels"] == {"planner": f"planner@{planner.VERSION}"}
