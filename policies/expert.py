@@ -177,8 +177,15 @@ def _best(pub, options, n, kind, mem, w):
     top = stack_empty(3, np.float64).reshape((1, 3))
     if ranked(pub, options, n, kind, top, w, False) == 0:
         return 0
-    i = int(top[0, 0])
-    dest = int(top[0, 1])
+    return chosen(top, 0, mem)
+
+
+@inlined
+def chosen(top, j, mem):
+    """The index of the option in row j of a ranked list, a Helicopter Lift's destination kept in
+    `mem` for the LIFT_DEST decision that follows (common.lift_chosen)."""
+    i = int(top[j, 0])
+    dest = int(top[j, 1])
     return lift_chosen(mem, i, dest) if dest >= 0 else i
 
 

@@ -27,7 +27,6 @@ from fisim.rules.actions import list_options
 from fisim.rules.options import ACTION, END, MAX_OPTIONS, otype
 from fisim.rules.state import P_DECIDER, P_DECISION, P_SIZE, copy_into
 from policies import expert, tuned
-from policies.common import lift_chosen
 
 NAME = "planner"
 VERSION = 3     # 2: without the lifts to a flooded Fools' Landing (bump it with tuned's weights too)
@@ -53,9 +52,7 @@ def plan_with(pub, options, n, mem, w):
     best = 0
     if k > 1 and view.actions_left(pub) >= 2:
         best = _best_turn(pub, options, top, k, w)
-    i = int(top[best, 0])
-    d = int(top[best, 1])
-    return lift_chosen(mem, i, d) if d >= 0 else i
+    return expert.chosen(top, best, mem)
 
 
 @compiled

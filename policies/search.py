@@ -36,7 +36,6 @@ from fisim.rules.rng import N_STREAMS, game_seed, next_u64
 from fisim.rules.state import P_STATUS, WON, copy_into
 from fisim.rules.worlds import WORLD_SIZE, rollout_world
 from policies import expert
-from policies.common import lift_chosen
 
 NAME = "search"
 VERSION = 2
@@ -68,9 +67,7 @@ def search_over(pub, options, n, mem, rng, w, base):
     if k == 0:
         return 0
     j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub), base) if k > 1 else 0
-    i = int(top[j, 0])
-    d = int(top[j, 1])
-    return lift_chosen(mem, i, d) if d >= 0 else i
+    return expert.chosen(top, j, mem)
 
 
 @compiled
