@@ -181,6 +181,13 @@ def _best(pub, options, n, kind, mem, w):
 
 
 @inlined
+def whole_code(options, top, j):
+    """The whole option code of row j of a ranked list (a Helicopter Lift with its destination)."""
+    c = options[int(top[j, 0])]
+    return c | int(top[j, 1]) if top[j, 1] >= 0 else c
+
+
+@inlined
 def chosen(top, j, mem):
     """The index of the option in row j of a ranked list, a Helicopter Lift's destination kept in
     `mem` for the LIFT_DEST decision that follows (common.lift_chosen)."""

@@ -59,12 +59,14 @@ def plan_with(pub, options, n, mem, w):
 def _best_turn(pub, options, top, k, w):
     """The row of `top` whose option leads to the best-scored end of the turn."""
     line = np.empty((2, P_SIZE), np.int32)      # the line's position and the next, in turn
+    copy_into(line[0], pub[:P_SIZE])            # (what an option changes is put back by _play)
+    copy_into(line[1], pub[:P_SIZE])
     line_options = np.empty(MAX_OPTIONS, np.int32)
     step = np.empty((1, 3))
     best = 0
     best_v = -np.inf
     for j in range(k):
-        v = _turn_end(pub, _code(options, top, j), top[j, 2], w, line, line_options, step)
+        v = _turn_end(pub, expert.whole_code(options, top, j), top[j, 2], w, line, line_options, step)
         if v > best_v:
             best_v = v
             best = j
@@ -74,9 +76,8 @@ def _best_turn(pub, options, top, k, w):
 @compiled
 def _turn_end(pub, c, score, w, line, line_options, step):
     """The score of the turn's end when option c (scored `score`) is played and then tuned's
-    best option at every action left (line: two positions' room)."""
-    copy_into(line[0], pub[:P_SIZE])
-    copy_into(line[1], pub[:P_SIZE])
+    best option at every action left (line: two copies of pub, whose fields no option changes
+    stay pub's)."""
     expert._play(line[0], pub, c)
     at = 0
     while otype(c) != END and view.actions_left(line[at]) > 0:
@@ -86,15 +87,8 @@ def _turn_end(pub, c, score, w, line, line_options, step):
         m = list_options(pos, line_options, 0)
         if expert.ranked(pos, line_options, m, ACTION, step, w, True) == 0:
             break
-        c = _code(line_options, step, 0)
+        c = expert.whole_code(line_options, step, 0)
         score = step[0, 2]
         expert._play(line[1 - at], pos, c)
         at = 1 - at
     return score
-
-
-@compiled
-def _code(options, top, j):
-    """The whole option code of row j of a ranked list (a Helicopter Lift with its destination)."""
-    c = options[int(top[j, 0])]
-    return c | int(top[j, 1]) if top[j, 1] >= 0 else c

@@ -75,8 +75,7 @@ def _search(pub, options, mem, seed, top, k, budget, base):
     """The row of `top` to play: 0 (expert's choice) unless an alternative's gain is clear."""
     codes = np.empty(k, np.int64)
     for j in range(k):
-        c = options[int(top[j, 0])]
-        codes[j] = c | int(top[j, 1]) if top[j, 1] >= 0 else c
+        codes[j] = expert.whole_code(options, top, j)
     world = np.empty(WORLD_SIZE, np.int32)
     game = np.empty(WORLD_SIZE, np.int32)
     world_streams = np.empty(N_STREAMS, np.uint64)
