@@ -341,11 +341,10 @@ def evaluate(pub, after, c, kind, tables):
     if w[W_COH] > 0.0 and ncap < N_TREASURES:      # a team that stays together can give cards at once
         v = _together(pub, after, tables, v)
     flooded = view.flooded_cells(after) & view.existing_cells(after)
-    # tables.importance holds for `after` while no treasure was captured and no tile shored up
-    same_tiles = caps == view.captured_mask(pub) and view.flooded_cells(after) == view.flooded_cells(pub)
-    v = _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v)
+    stale = _stale_importance(pub, after, caps)
+    v = _flooded_tiles(after, tables, caps, flooded, stale, nheli, v)
     if potentials and view.actions_left(after) > 0:
-        v += w[SHORE_POT] * _shore_potential(pub, after, tables, active, caps, flooded, same_tiles)
+        v += w[SHORE_POT] * _shore_potential(pub, after, tables, active, caps, flooded, stale)
     if ncap >= N_TREASURES - 1:
         v = _escape(pub, after, tables, ncap, nheli, v)
     if otype(c) == CAPTURE:
@@ -473,7 +472,7 @@ def _together(pub, after, tables, v):
 
 
 @inlined
-def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
+def _flooded_tiles(after, tables, caps, flooded, stale, nheli, v):
     """v with what each flooded tile's sinking would cost (a pawn stranded on it too), times its
     chance."""
     w = tables.w
@@ -481,7 +480,7 @@ def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
     while m:
         c = low_bit(m)
         m &= m - 1
-        imp = _importance(after, tables, c, caps, same_tiles)
+        imp = _importance(after, tables, c, caps, stale)
         for s in range(view.players(after)):
             if view.position(after, s) == c and swim_reach(after, s, c) == 0:
                 imp += w[STUCK_HELI] if nheli > 0 else w[STUCK]
@@ -490,7 +489,7 @@ def _flooded_tiles(after, tables, caps, flooded, same_tiles, nheli, v):
 
 
 @inlined
-def _shore_potential(pub, after, tables, active, caps, flooded, same_tiles):
+def _shore_potential(pub, after, tables, active, caps, flooded, stale):
     """The most at stake on a tracked flooded tile the active player can still shore up this turn,
     or (a share, for a pull toward it) in a later one."""
     w = tables.w
@@ -501,7 +500,7 @@ def _shore_potential(pub, after, tables, active, caps, flooded, same_tiles):
         cell = tables.shore_cells[k]
         if (flooded >> cell) & 1:
             steps = pilot_cap(after, active, _shore_steps(pub, tables, k, here))
-            stake = _stake(_importance(after, tables, cell, caps, same_tiles), tables.risk, cell, w)
+            stake = _stake(_importance(after, tables, cell, caps, stale), tables.risk, cell, w)
             if steps + 1 > a_left:          # not this turn: a pull toward it
                 stake *= w[FAR_SHARE + min(steps + 1 - a_left, FAR_STEPS)]
             if stake > best:
@@ -540,10 +539,28 @@ def _shore_steps(pub, tables, k, cell):
 
 
 @inlined
-def _importance(after, tables, c, caps, same_tiles):
-    """tile_importance of flooded cell c in `after`: the decision's table while it holds."""
+def _importance(after, tables, c, caps, stale):
+    """tile_importance of flooded cell c in `after`: the decision's table unless c is in `stale`."""
     w = tables.w
-    return tables.importance[c] if same_tiles else tile_importance(after, c, caps, w[BASE_IMP])
+    return tile_importance(after, c, caps, w[BASE_IMP]) if (stale >> c) & 1 else tables.importance[c]
+
+
+@inlined
+def _stale_importance(pub, after, caps):
+    """The cells whose tile_importance may differ in `after` from the decision's table: all after
+    a capture, else the temples whose twin was shored up (what tile_importance reads that an
+    action or a special card changes: the captures, a twin temple's flooding)."""
+    if caps != view.captured_mask(pub):
+        return ALL_CELLS
+    stale = 0
+    m = view.flooded_cells(after) ^ view.flooded_cells(pub)
+    while m:
+        c = low_bit(m)
+        m &= m - 1
+        t = view.tile_at(pub, c)
+        if t < 2 * N_TREASURES:
+            stale |= 1 << view.cell_of(pub, t ^ 1)
+    return stale
 
 
 @inlined
