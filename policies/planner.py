@@ -18,15 +18,22 @@ Only actions are planned: windows, discards, swims and a Helicopter Lift's desti
 are tuned's. The draw and flood phases are not looked into: the end of the turn is scored with
 their chances, as tuned scores every position. It sees the public game only (R-INFO): each line
 is played on a copy of pub with the rules' own functions (fisim.rules.actions).
+
+The line played is kept as the plan (in the policy's memory): its positions, by a hash of pub,
+with tuned's ranking there and the line's end. At the turn's next action decisions, the game
+stands where the line went (unless a window or a discard came between): the ranking and the first
+candidate's line are read from the plan, not worked out again, for the same choice (a turn's
+rankings 12 to 9).
 """
 import numpy as np
 
-from fisim.jit.modes import compiled
+from fisim.jit.modes import compiled, inlined
 from fisim.rules import view
 from fisim.rules.actions import list_options
 from fisim.rules.options import ACTION, END, MAX_OPTIONS, otype
 from fisim.rules.state import P_DECIDER, P_DECISION, P_SIZE, copy_into
 from policies import expert, tuned
+from policies.common import LIFT_MEMO
 
 NAME = "planner"
 VERSION = 3     # 2: without the lifts to a flooded Fools' Landing (bump it with tuned's weights too)
@@ -45,50 +52,146 @@ def plan_with(pub, options, n, mem, w):
     """The planner's decision with evaluation weights w (expert.WEIGHTS)."""
     if view.decision(pub) != ACTION or n < 2:
         return expert.decide_with(pub, options, n, mem, w)
+    keys, kept = _plan(mem)
     top = np.empty((CANDIDATES, 3))
-    k = expert.ranked(pub, options, n, ACTION, top, w, True)
+    at = _find(keys, _key(pub))
+    if at >= 0:
+        k = _read_step(kept[at], top)
+    else:
+        k = expert.ranked(pub, options, n, ACTION, top, w, True)
     if k == 0:
         return 0
     best = 0
     if k > 1 and view.actions_left(pub) >= 2:
-        best = _best_turn(pub, options, top, k, w)
+        best = _best_turn(pub, options, top, k, w, kept[at, LINE_END] if at >= 0 else np.nan, keys, kept)
     return expert.chosen(top, best, mem)
 
 
 @compiled
-def _best_turn(pub, options, top, k, w):
-    """The row of `top` whose option leads to the best-scored end of the turn."""
+def _best_turn(pub, options, top, k, w, first_end, keys, kept):
+    """The row of `top` whose option leads to the best-scored end of the turn (first_end: row 0's,
+    when the plan holds it, else NaN); the line of a row worked out here and chosen becomes the
+    plan."""
     line = np.empty((2, P_SIZE), np.int32)      # the line's position and the next, in turn
     copy_into(line[0], pub[:P_SIZE])            # (what an option changes is put back by _play)
     copy_into(line[1], pub[:P_SIZE])
     line_options = np.empty(MAX_OPTIONS, np.int32)
-    step = np.empty((1, 3))
+    line_keys = np.zeros((k, PLAN_STEPS), np.uint64)
+    line_steps = np.empty((k, PLAN_STEPS, STEP_SIZE))
     best = 0
     best_v = -np.inf
     for j in range(k):
-        v = _turn_end(pub, expert.whole_code(options, top, j), top[j, 2], w, line, line_options, step)
+        if j == 0 and not np.isnan(first_end):
+            v = first_end
+        else:
+            c = expert.whole_code(options, top, j)
+            v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j])
         if v > best_v:
             best_v = v
             best = j
+    if best > 0 or np.isnan(first_end):
+        keys[:] = line_keys[best]
+        kept[:] = line_steps[best]
     return best
 
 
 @compiled
-def _turn_end(pub, c, score, w, line, line_options, step):
+def _turn_end(pub, c, score, w, line, line_options, keys, steps):
     """The score of the turn's end when option c (scored `score`) is played and then tuned's
     best option at every action left (line: two copies of pub, whose fields no option changes
-    stay pub's)."""
+    stay pub's); the line's first PLAN_STEPS positions, by key, with their rankings and the end,
+    are written to keys and steps (a key of 0: no position)."""
     expert._play(line[0], pub, c)
     at = 0
+    ranked_at = 0
+    top = np.empty((CANDIDATES, 3))
     while otype(c) != END and view.actions_left(line[at]) > 0:
         pos = line[at]
         pos[P_DECISION] = ACTION
         pos[P_DECIDER] = view.active(pos)
         m = list_options(pos, line_options, 0)
-        if expert.ranked(pos, line_options, m, ACTION, step, w, True) == 0:
+        k = expert.ranked(pos, line_options, m, ACTION, top, w, True)
+        if k == 0:
             break
-        c = expert.whole_code(line_options, step, 0)
-        score = step[0, 2]
+        if ranked_at < PLAN_STEPS:
+            keys[ranked_at] = _key(pos)
+            _write_step(steps[ranked_at], top, k)
+            ranked_at += 1
+        c = expert.whole_code(line_options, top, 0)
+        score = top[0, 2]
         expert._play(line[1 - at], pos, c)
         at = 1 - at
+    for s in range(ranked_at):
+        steps[s, LINE_END] = score
     return score
+
+
+# --- the plan ---
+
+PLAN_STEPS = 2          # positions of the line played kept (a turn's actions after the first)
+STEP_SIZE = 3 * CANDIDATES + 2      # one position's: its ranking's rows, their count, the line's end
+COUNT = 3 * CANDIDATES
+LINE_END = COUNT + 1
+FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+FNV_PRIME = np.uint64(0x100000001B3)
+assert 2 * PLAN_STEPS * (1 + STEP_SIZE) <= LIFT_MEMO
+
+
+@inlined
+def _plan(mem):
+    """The plan in the policy's memory: (keys[PLAN_STEPS], kept[PLAN_STEPS, STEP_SIZE])."""
+    keys = mem[:2 * PLAN_STEPS].view(np.uint64)
+    kept = mem[2 * PLAN_STEPS:2 * PLAN_STEPS * (1 + STEP_SIZE)].view(np.float64)
+    return keys, kept.reshape((PLAN_STEPS, STEP_SIZE))
+
+
+@inlined
+def _key(pos):
+    """A 64-bit hash of the position pos[:P_SIZE], never 0: FNV-1a over its ints, in four lanes
+    (four chains of multiplications at once), then over the lanes."""
+    a = b = c = d = FNV_OFFSET
+    last = P_SIZE - P_SIZE % 4
+    for i in range(0, last, 4):
+        a = (a ^ _bits(pos[i])) * FNV_PRIME
+        b = (b ^ _bits(pos[i + 1])) * FNV_PRIME
+        c = (c ^ _bits(pos[i + 2])) * FNV_PRIME
+        d = (d ^ _bits(pos[i + 3])) * FNV_PRIME
+    for i in range(last, P_SIZE):
+        a = (a ^ _bits(pos[i])) * FNV_PRIME
+    for lane in (b, c, d):
+        a = (a ^ lane) * FNV_PRIME
+    return a | np.uint64(1)
+
+
+@inlined
+def _bits(x):
+    """An int32 of the position as a uint64."""
+    return np.uint64(x & 0xFFFFFFFF)
+
+
+@inlined
+def _find(keys, key):
+    """The plan's step whose position has `key`, else -1."""
+    for s in range(PLAN_STEPS):
+        if keys[s] == key:
+            return s
+    return -1
+
+
+@inlined
+def _write_step(step, top, k):
+    """Write a ranking (its k rows of top) into a plan's step."""
+    for j in range(k):
+        for f in range(3):
+            step[3 * j + f] = top[j, f]
+    step[COUNT] = k
+
+
+@inlined
+def _read_step(step, top):
+    """Read a plan's step's ranking into top; its count."""
+    k = int(step[COUNT])
+    for j in range(k):
+        for f in range(3):
+            top[j, f] = step[3 * j + f]
+    return k

@@ -5,7 +5,7 @@ with tuned's (tests/test_tuned.py).
 Positions are written in fisim.position's notation, as in tests/test_policies.py."""
 import numpy as np
 import pytest
-from support.board import ISLAND
+from support.board import ISLAND, SCRIPTED
 from support.midgame import MIDGAME, choices, game
 
 from fisim import grid
@@ -81,6 +81,28 @@ def test_the_planner_plays_as_tuned_where_it_does_not_plan(actions, phase):
     runs = [_played(name, text, phase, seed=4) for name in ("tuned", "planner")]
     assert runs[0][2].size and np.array_equal(runs[0][2], runs[1][2])
     assert np.array_equal(runs[0][1].pub, runs[1][1].pub)
+
+
+@pytest.mark.parametrize("text", [TWO_FLOODED, MIDGAME, LANDING_AT_RISK.format(actions=3)])
+def test_the_plan_chooses_as_planning_afresh(text):
+    """The line played is kept as the plan, and the turn's next action decisions read their
+    ranking and first line from it: the same choices as a planner with its memory empty from the
+    second action on (the same position, reached by a script), and the plan holds the position
+    the third action was chosen at (a Helicopter Lift costs no action: R-SPECIAL-HELI)."""
+    p, g, events = _played("planner", text)
+    acts = choices(events, ACTION)
+    afresh = _scripted(text, acts[:1])
+    assert choices(afresh.run(PHASE_ACTIONS, load_policy("planner")), ACTION) == acts[1:]
+    keys, kept = planner._plan(g.g[st.MEM:st.MEM + st.MEM_SIZE])
+    assert planner._key(_scripted(text, acts[:2]).pub) in keys
+
+
+def _scripted(text, acts):
+    """The game from position `text` after the action decisions `acts` (a script, then END)."""
+    p, g = game(text, seed=1)
+    g.run(PHASE_ACTIONS, SCRIPTED, script=acts)
+    g.g[st.P_ACTIONS_LEFT] = 3 - sum(otype(c) != LIFT for c in acts)
+    return g
 
 
 def test_the_planner_has_tuneds_data_file():
