@@ -35,8 +35,8 @@ import numpy as np
 from fisim.jit.intrinsics import stack_empty
 from fisim.jit.modes import compiled, inlined
 from fisim.rules import view
-from fisim.rules.actions import apply_action, apply_special, lift_destinations, swim_reach
-from fisim.rules.constants import ALL_TREASURES_MASK, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, SAND
+from fisim.rules.actions import apply_action, apply_special, dive_through, lift_destinations, swim_reach
+from fisim.rules.constants import ALL_TREASURES_MASK, DIVER, HELI, MESSENGER, N_HAND_KINDS, N_TREASURES, SAND
 from fisim.rules.options import (
     ACTION,
     CAPTURE,
@@ -144,8 +144,8 @@ FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 # w               the weights (WEIGHTS.constant, or an array WEIGHTS made);
 # risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
-# fields[row, c]  the distance fields, rows ROW_*; filled[row]: 0 until the row is made (a
-#                 ROW_TEMPLES row: 1 + the role it was made for);
+# fields[row, c]  the distance fields, rows ROW_*; filled[row]: what the row was made for
+#                 (_field_row), 0 until it is made;
 # shore_cells[k]  the n_shore flooded tiles with most at stake, tracked at an action decision
 #                 (none at the others), rows ROW_SHORE + k.
 Tables = namedtuple("Tables", ["w", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
@@ -203,13 +203,21 @@ def ranked(pub, options, n, kind, top, w, lift_to_landing):
     A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights;
     lift_to_landing: a flooded Fools' Landing is a lift's destination too (the planner's, to shore
     it up; expert's lifts go there only with all four treasures)."""
+    fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
+    filled = stack_empty(N_ROWS, np.int64)
+    filled[:] = 0
+    return ranked_sharing(pub, options, n, kind, top, w, lift_to_landing, fields, filled)
+
+
+@inlined
+def ranked_sharing(pub, options, n, kind, top, w, lift_to_landing, fields, filled):
+    """ranked, its distance fields kept in `fields` and `filled` (Tables) for the next: the
+    rankings of positions of one action phase (the planner's lines) share the rows they have in
+    common, as no tile sinks between them."""
     risk = stack_empty(N_CELLS, np.float64)
     importance = stack_empty(N_CELLS, np.float64)
-    fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
-    filled = stack_empty(N_ROWS, np.int32)
-    filled[:] = 0
     shore_cells = stack_empty(SHORE_TRACKED, np.int32)
-    n_shore = _prepare(pub, kind, risk, importance, fields, shore_cells, w)
+    n_shore = _prepare(pub, kind, risk, importance, shore_cells, w)
     tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
@@ -255,7 +263,7 @@ def _keep(top, count, i, dest, v):
 
 
 @compiled
-def _prepare(pub, kind, risk, importance, fields, shore_cells, w):
+def _prepare(pub, kind, risk, importance, shore_cells, w):
     """Fill the decision's tables (Tables): risk and importance, and at an action the tracked
     flooded tiles (their rows are made when first read); returns how many are tracked."""
     sink_risk(pub, risk, kind == ACTION)
@@ -530,12 +538,9 @@ def _escape(pub, after, tables, ncap, nheli, v):
 def _shore_steps(pub, tables, k, cell):
     """Actions from `cell` to shoring up tracked tile k, by the active player's movement in pub
     (a row read only while actions are left after the option: made when first read)."""
-    row = ROW_SHORE + k
-    if tables.filled[row] == 0:
-        role = view.role(pub, view.active(pub))
-        field(pub, shore_set(pub, tables.shore_cells[k], role), role, tables.fields[row])
-        tables.filled[row] = 1
-    return tables.fields[row, cell]
+    role = view.role(pub, view.active(pub))
+    target = tables.shore_cells[k]
+    return _field_row(pub, tables, ROW_SHORE + k, target, shore_set(pub, target, role), role)[cell]
 
 
 @inlined
@@ -567,21 +572,14 @@ def _stale_importance(pub, after, caps):
 def _temple_steps(pub, tables, t, seat, cell):
     """Actions from `cell` to a temple of treasure t, by the movement of seat's role."""
     role = view.role(pub, seat)
-    row = ROW_TEMPLES + t
-    if tables.filled[row] != role + 1:
-        field(pub, view.temple_cells(pub, t), role, tables.fields[row])
-        tables.filled[row] = role + 1
-    return tables.fields[row, cell]
+    return _field_row(pub, tables, ROW_TEMPLES + t, role, view.temple_cells(pub, t), role)[cell]
 
 
 @inlined
 def _landing_steps(pub, tables, seat, cell):
     """Actions from `cell` to Fools' Landing, by the movement of seat's role."""
-    row = ROW_LANDING + seat
-    if tables.filled[row] == 0:
-        field(pub, 1 << view.fools_landing(pub), view.role(pub, seat), tables.fields[row])
-        tables.filled[row] = 1
-    return tables.fields[row, cell]
+    role = view.role(pub, seat)
+    return _field_row(pub, tables, ROW_LANDING + seat, role, 1 << view.fools_landing(pub), role)[cell]
 
 
 @inlined
@@ -602,10 +600,21 @@ def _pawn_steps(pub, after, tables, s, q):
         to_cell = at_q
         if view.position(pub, s) != at_s:
             return GROUP_GUESS
-    if tables.filled[row] == 0:
-        field(pub, 1 << from_cell, -1, tables.fields[row])
-        tables.filled[row] = 1
-    return tables.fields[row, to_cell]
+    return _field_row(pub, tables, row, from_cell, 1 << from_cell, -1)[to_cell]
+
+
+@inlined
+def _field_row(pub, tables, row, source, targets, role):
+    """Row `row` of the distance fields: the actions from each cell to `targets` by the movement
+    of `role` (-1: walking), made unless it was made for the same `source` (the role or the cell
+    its targets come from; the Diver's: and the cells she dives through)."""
+    mark = np.int64(source + 1)
+    if role == DIVER:
+        mark |= dive_through(pub) << 8
+    if tables.filled[row] != mark:
+        field(pub, targets, role, tables.fields[row])
+        tables.filled[row] = mark
+    return tables.fields[row]
 
 
 # --- windows ---

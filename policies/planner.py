@@ -27,13 +27,15 @@ rankings 12 to 9).
 """
 import numpy as np
 
+from fisim.jit.intrinsics import stack_empty
 from fisim.jit.modes import compiled, inlined
 from fisim.rules import view
 from fisim.rules.actions import list_options
 from fisim.rules.options import ACTION, END, MAX_OPTIONS, otype
 from fisim.rules.state import P_DECIDER, P_DECISION, P_SIZE, copy_into
 from policies import expert, tuned
-from policies.common import LIFT_MEMO
+from policies.common import LIFT_MEMO, N_CELLS
+from policies.expert import FIELDS_SIZE, N_ROWS
 
 NAME = "planner"
 VERSION = 3     # 2: without the lifts to a flooded Fools' Landing (bump it with tuned's weights too)
@@ -54,24 +56,28 @@ def plan_with(pub, options, n, mem, w):
         return expert.decide_with(pub, options, n, mem, w)
     keys, kept = _plan(mem)
     top = np.empty((CANDIDATES, 3))
+    fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
+    filled = stack_empty(N_ROWS, np.int64)   # (the distance fields, shared by the lines)
+    filled[:] = 0
     at = _find(keys, _key(pub))
     if at >= 0:
         k = _read_step(kept[at], top)
     else:
-        k = expert.ranked(pub, options, n, ACTION, top, w, True)
+        k = expert.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
     if k == 0:
         return 0
     best = 0
     if k > 1 and view.actions_left(pub) >= 2:
-        best = _best_turn(pub, options, top, k, w, kept[at, LINE_END] if at >= 0 else np.nan, keys, kept)
+        first_end = kept[at, LINE_END] if at >= 0 else np.nan
+        best = _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled)
     return expert.chosen(top, best, mem)
 
 
 @compiled
-def _best_turn(pub, options, top, k, w, first_end, keys, kept):
+def _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled):
     """The row of `top` whose option leads to the best-scored end of the turn (first_end: row 0's,
     when the plan holds it, else NaN); the line of a row worked out here and chosen becomes the
-    plan."""
+    plan (fields, filled: the decision's distance fields, expert.ranked_sharing)."""
     line = np.empty((2, P_SIZE), np.int32)      # the line's position and the next, in turn
     copy_into(line[0], pub[:P_SIZE])            # (what an option changes is put back by _play)
     copy_into(line[1], pub[:P_SIZE])
@@ -85,7 +91,7 @@ def _best_turn(pub, options, top, k, w, first_end, keys, kept):
             v = first_end
         else:
             c = expert.whole_code(options, top, j)
-            v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j])
+            v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j], fields, filled)
         if v > best_v:
             best_v = v
             best = j
@@ -96,7 +102,7 @@ def _best_turn(pub, options, top, k, w, first_end, keys, kept):
 
 
 @compiled
-def _turn_end(pub, c, score, w, line, line_options, keys, steps):
+def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled):
     """The score of the turn's end when option c (scored `score`) is played and then tuned's
     best option at every action left (line: two copies of pub, whose fields no option changes
     stay pub's); the line's first PLAN_STEPS positions, by key, with their rankings and the end,
@@ -110,7 +116,7 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps):
         pos[P_DECISION] = ACTION
         pos[P_DECIDER] = view.active(pos)
         m = list_options(pos, line_options, 0)
-        k = expert.ranked(pos, line_options, m, ACTION, top, w, True)
+        k = expert.ranked_sharing(pos, line_options, m, ACTION, top, w, True, fields, filled)
         if k == 0:
             break
         if ranked_at < PLAN_STEPS:
