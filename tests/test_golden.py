@@ -23,6 +23,7 @@ GAMES = {
                                  switches={"navigator-plain"}), "random", 3, 11),
     "standard-solo-elite-passive": ("standard", GameConfig(players=1, level="elite", team=("pilot",),
                                                             switches={"solo"}), "passive", 4, 0),
+    "standard-3p-novice-planner": ("standard", GameConfig(players=3, level="novice"), "planner", 5, 0),
 }
 
 
