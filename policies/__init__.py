@@ -34,8 +34,8 @@ from fisim.limits import is_whole
 
 BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy": "policies.greedy",
            "expert": "policies.expert", "tuned": "policies.tuned", "planner": "policies.planner",
-           "search": "policies.search",
-           "tuned-search": "policies.tuned_search", "clairvoyant": "policies.clairvoyant"}
+           "search": "policies.search", "tuned-search": "policies.tuned_search",
+           "planner-search": "policies.planner_search", "clairvoyant": "policies.clairvoyant"}
 SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
 LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"

@@ -54,8 +54,15 @@ def plan_with(pub, options, n, mem, w):
     """The planner's decision with evaluation weights w (expert.WEIGHTS)."""
     if view.decision(pub) != ACTION or n < 2:
         return expert.decide_with(pub, options, n, mem, w)
-    keys, kept = _plan(mem)
     top = np.empty((CANDIDATES, 3))
+    return expert.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top) > 0 else 0
+
+
+@compiled
+def planned(pub, options, n, mem, w, top):
+    """The planner's candidates at an action decision, its choice first: rows of top as
+    expert.ranked writes them (tuned's order after the first); returns their count."""
+    keys, kept = _plan(mem)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)   # (the distance fields, shared by the lines)
     filled[:] = 0
@@ -64,13 +71,20 @@ def plan_with(pub, options, n, mem, w):
         k = _read_step(kept[at], top)
     else:
         k = expert.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
-    if k == 0:
-        return 0
-    best = 0
     if k > 1 and view.actions_left(pub) >= 2:
         first_end = kept[at, LINE_END] if at >= 0 else np.nan
-        best = _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled)
-    return expert.chosen(top, best, mem)
+        _first(top, _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled))
+    return k
+
+
+@inlined
+def _first(top, j):
+    """Move row j of top first, the rows before it one down."""
+    for f in range(3):
+        x = top[j, f]
+        for i in range(j, 0, -1):
+            top[i, f] = top[i - 1, f]
+        top[0, f] = x
 
 
 @compiled

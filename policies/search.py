@@ -64,6 +64,14 @@ def search_over(pub, options, n, mem, rng, w, base):
         return expert.decide_with(pub, options, n, mem, w)
     top = np.empty((CANDIDATES, 3))
     k = expert.ranked(pub, options, n, ACTION, top, w, False)
+    return searched(pub, options, mem, rng, top, k, base)
+
+
+@inlined
+def searched(pub, options, mem, rng, top, k, base):
+    """The index of the option to play of the candidates top[:k] (expert.ranked's rows, row 0 the
+    choice of the policy whose entry is at `base`), by the search: `planner-search` is this over
+    the planner's candidates."""
     if k == 0:
         return 0
     j = _search(pub, options, mem, next_u64(rng), top, k, view.policy_arg(pub), base) if k > 1 else 0

@@ -25,8 +25,9 @@ README = ROOT / "README.md"
 # run_games compiled), and each policy's decide ("README": the README's example policy); search's
 # with the clairvoyant reference's (search's decide, handed more) and tuned-search's (search over
 # tuned), which reuse in the same process what search's compiled (in another, it would compile it
-# all again: about a minute)
-COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2", "tuned-search:2"), "tuned", "planner",
+# all again: about a minute); likewise search over the planner after the planner's
+COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2", "tuned-search:2"), "tuned",
+            ("planner", "planner-search:2"),
             "random", "passive",
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")

@@ -105,9 +105,20 @@ def _scripted(text, acts):
     return g
 
 
-def test_the_planner_has_tuneds_data_file():
-    """The planner plays tuned's weights: a store of it refuses other values, as tuned's does."""
-    cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies("planner"), [()])
+@pytest.mark.parametrize("name", ["planner", "planner-search:2"])
+def test_the_planner_has_tuneds_data_file(name):
+    """The planner plays tuned's weights, and search over it too: a store of either refuses other
+    values, as tuned's does."""
+    cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(name), [()])
     manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
-    assert manifest["files"] == {"planner": file_digest(tuned.DATA)}
-    assert manifest["policy_labels"] == {"planner": f"planner@{planner.VERSION}"}
+    assert manifest["files"] == {name: file_digest(tuned.DATA)}
+    assert manifest["policy_labels"] == {name: f"{name}@{planner.VERSION}"}
+
+
+@pytest.mark.parametrize("text", [TWO_FLOODED, MIDGAME, LANDING_AT_RISK.format(actions=3)])
+def test_search_over_the_planner_starts_from_the_planners_choice(text):
+    """planner-search's candidates are the planner's, its choice first: with one world per
+    decision no alternative's gain can be clear (search's MIN_NET), and it plays the planner's
+    actions."""
+    acts = [choices(_played(name, text)[2], ACTION) for name in ("planner", "planner-search:1")]
+    assert acts[0] and acts[0] == acts[1]

@@ -151,14 +151,16 @@ flood on top: FL
     assert otype(acts[0]) == SHORE and field1(acts[0]) == p.cell_of("FL")
 
 
-def test_search_plays_legal_games_over_all_layouts_and_rule_switches():
+@pytest.mark.parametrize("name", ["search:2", "planner-search:2"])
+def test_search_plays_legal_games_over_all_layouts_and_rule_switches(name):
     """At a tiny budget (2 worlds): every built-in layout, 2-4 players, every level and every
     rule switch in turn, no illegal choice."""
     levels = ("novice", "normal", "elite", "legendary")
     switches = sorted(set(SWITCHES) - {"solo"})
+    policy = load_policy(name)
     for i, layout in enumerate(BUILTIN_NAMES):
         config = GameConfig(players=2 + i % 3, level=levels[i % 4], switches={switches[i % len(switches)]})
-        rows = engine.play_batch(builtin_layout(layout), config, TINY, seed=300 + i, first_game=0, n_games=3)
+        rows = engine.play_batch(builtin_layout(layout), config, policy, seed=300 + i, first_game=0, n_games=3)
         assert not (rows[:, R_STATUS] == ERROR).any(), (layout, config)
         assert set(rows[:, R_STATUS]) <= {WON, LOST}
 
