@@ -43,7 +43,7 @@ DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: th
 # weakest to strongest: fisim ladder
 LADDER = ("random", "passive", "greedy", "expert", "tuned", "planner", "search:8", "tuned-search:8", "search:32")
 # built-ins that never draw on their random stream: every repeat is one game
-REPLAYS_ALIKE = ("greedy", "expert", "tuned")
+REPLAYS_ALIKE = ("greedy", "expert", "tuned", "planner")
 
 
 class PolicyError(ConfigError):

@@ -159,6 +159,7 @@ def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played
     (("--policies", "", "--no-clairvoyant"), "no policy given"),     # once a manifest of no cells
     (("--policies", " , "), "no policy given"),
     (("--replayer", "random,greedy"), "greedy never draws on its random stream"),
+    (("--replayer", "planner"), "planner never draws on its random stream"),
     (("--levels", "easy"), "unknown level"),
 ])
 def test_bad_ladder_options_are_one_line_errors(tmp_path, args, says):

@@ -17,7 +17,7 @@ from fisim.rules.rng import N_STREAMS, POLICY, init_streams, repeat_policy_strea
 from fisim.rules.state import R_FIRST, R_ROLE, R_STATUS, R_TURNS
 from fisim.simulation import simulate
 from fisim.store import manifest_for
-from policies import load_policy
+from policies import REPLAYS_ALIKE, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
@@ -79,13 +79,15 @@ def test_repeats_keep_the_deal_and_change_a_stochastic_policys_play():
     assert changed == 36            # random play never repeats a whole game's choices
 
 
-def test_a_policy_that_ignores_its_stream_plays_every_repeat_alike():
-    """expert draws nothing from its stream: if a repeat changed anything but the policy stream
-    (a pile, a later shuffle), some of its games would differ."""
+@pytest.mark.parametrize("name", REPLAYS_ALIKE)
+def test_a_policy_that_ignores_its_stream_plays_every_repeat_alike(name):
+    """The policies that draw nothing from their stream (REPLAYS_ALIKE, refused as the ladder's
+    replayer): if a repeat changed anything but the policy stream (a pile, a later shuffle), or
+    the policy drew on it, some of their games would differ."""
     layout, config = builtin_layout("standard"), GameConfig(players=2, level="normal")
-    base = engine.play_batch(layout, config, load_policy("expert"), 9, 0, 200, threads=1)
+    base = engine.play_batch(layout, config, load_policy(name), 9, 0, 200, threads=1)
     for repeat in (1, 3):
-        again = engine.play_batch(layout, config, load_policy("expert"), 9, 0, 200, threads=1, repeat=repeat)
+        again = engine.play_batch(layout, config, load_policy(name), 9, 0, 200, threads=1, repeat=repeat)
         assert np.array_equal(again, base)
 
 
