@@ -186,7 +186,7 @@ def _key(pos):
 @inlined
 def _bits(x):
     """An int32 of the position as a uint64."""
-    return np.uint64(x & 0xFFFFFFFF)
+    return np.uint64(np.int64(x) & np.int64(0xFFFFFFFF))
 
 
 @inlined
