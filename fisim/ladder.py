@@ -2,11 +2,11 @@
 decides.
 
 The skill ladder: policies of rising strength (by default policies.LADDER: random, passive,
-greedy, expert, tuned, planner, search:8, tuned-search:8 and search:32) and the clairvoyant reference
-(policies/clairvoyant.py: it sees the decks, so it is not a legal player; it bounds what perfect
-foresight of the cards could achieve) play the standard island with random teams at each level
-and player count. Game i of every cell is deal i of the seed (common random numbers), so every
-comparison between two policies is paired.
+greedy, expert, tuned, planner, search:8, tuned-search:8, search:32 and planner-search:8) and the
+clairvoyant reference (policies/clairvoyant.py: it sees the decks, so it is not a legal player; it
+bounds what perfect foresight of the cards could achieve) play the standard island with random
+teams at each level and player count. Game i of every cell is deal i of the seed (common random
+numbers), so every comparison between two policies is paired.
 
 Per-deal difficulty: the first D deals of every level and player count are replayed R times by one
 stochastic policy (the replayer), repeats 0, 1, ..., R - 1 varying only the policy's random stream

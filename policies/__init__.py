@@ -41,7 +41,8 @@ LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
 DEFAULT = "expert"          # what `fisim sweep` plays unless told otherwise: the published numbers' policy
 # weakest to strongest: fisim ladder
-LADDER = ("random", "passive", "greedy", "expert", "tuned", "planner", "search:8", "tuned-search:8", "search:32")
+LADDER = ("random", "passive", "greedy", "expert", "tuned", "planner", "search:8", "tuned-search:8", "search:32",
+          "planner-search:8")
 # built-ins that never draw on their random stream: every repeat is one game
 REPLAYS_ALIKE = ("greedy", "expert", "tuned", "planner")
 
