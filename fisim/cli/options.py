@@ -14,10 +14,11 @@ from policies import CLAIRVOYANT_NOTE, DEFAULT, LEGAL
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} plays the published numbers; "
                "tuned is expert with weights tuned against the win rate, a few points stronger at the same "
                "speed; planner is tuned choosing each action for the end of the turn it leads to, 12 to 19 "
-               "points stronger than expert at a third of its speed; search:N, the strongest, checks "
-               "expert's action decisions by playing N sampled worlds to the end, about a thousand times "
-               "slower; tuned-search:N is search over tuned) or a policy .py file. clairvoyant:N is search "
-               f"with the piles' true order in view, a reference: it {CLAIRVOYANT_NOTE}.")
+               "points stronger than expert at over a third of its speed; search:N checks expert's action "
+               "decisions by playing N sampled worlds to the end, about a thousand times slower; "
+               "tuned-search:N and planner-search:N are search over tuned and over the planner, the "
+               "strongest) or a policy .py file. clairvoyant:N is search with the piles' true order in "
+               f"view, a reference: it {CLAIRVOYANT_NOTE}.")
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
               + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
