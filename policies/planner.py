@@ -72,8 +72,7 @@ def planned(pub, options, n, mem, w, top):
     else:
         k = expert.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
     if k > 1 and view.actions_left(pub) >= 2:
-        first_end = kept[at, LINE_END] if at >= 0 else np.nan
-        _first(top, _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled))
+        _first(top, _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled))
     return k
 
 
@@ -88,10 +87,10 @@ def _first(top, j):
 
 
 @compiled
-def _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled):
-    """The row of `top` whose option leads to the best-scored end of the turn (first_end: row 0's,
-    when the plan holds it, else NaN); the line of a row worked out here and chosen becomes the
-    plan (fields, filled: the decision's distance fields, expert.ranked_sharing)."""
+def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
+    """The row of `top` whose option leads to the best-scored end of the turn (at: pub's step in
+    the plan, whose line is row 0's, or -1); the line of a row worked out here and chosen becomes
+    the plan (fields, filled: the decision's distance fields, expert.ranked_sharing)."""
     line = np.empty((2, P_SIZE), np.int32)      # the line's position and the next, in turn
     copy_into(line[0], pub[:P_SIZE])            # (what an option changes is put back by _play)
     copy_into(line[1], pub[:P_SIZE])
@@ -101,15 +100,15 @@ def _best_turn(pub, options, top, k, w, first_end, keys, kept, fields, filled):
     best = 0
     best_v = -np.inf
     for j in range(k):
-        if j == 0 and not np.isnan(first_end):
-            v = first_end
+        if j == 0 and at >= 0:
+            v = kept[at, LINE_END]
         else:
             c = expert.whole_code(options, top, j)
             v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j], fields, filled)
         if v > best_v:
             best_v = v
             best = j
-    if best > 0 or np.isnan(first_end):
+    if best > 0 or at < 0:
         keys[:] = line_keys[best]
         kept[:] = line_steps[best]
     return best
