@@ -48,13 +48,21 @@ fi
 STORES=${STORES:-.report-stores}
 store="$STORES/skill-$NAME-seed$SEED"
 mkdir -p "$STORES"
+record_seconds() {   # record_seconds FILE START: add the seconds since START to FILE's count, print the sum
+    local total=$(( $(cat "$1" 2>/dev/null || echo 0) + SECONDS - $2 ))
+    echo "$total" > "$1"
+    echo "$total"
+}
 timed() {   # timed LABEL STORE COMMAND...: run it, add "LABEL N min" to the running times: the
             # seconds of every run that played into STORE, kept beside it in STORE.seconds (an
-            # interrupted run's time is not lost when the next one resumes)
-    local start=$SECONDS spent="$2.seconds" total
-    "${@:3}"
-    total=$(( $(cat "$spent" 2>/dev/null || echo 0) + SECONDS - start ))
-    echo "$total" > "$spent"
+            # interrupted or failed run's seconds are kept too, for the run that resumes it)
+    local start=$SECONDS spent="$2.seconds" total status=0
+    trap 'record_seconds "$spent" "$start" > /dev/null; exit 130' INT
+    trap 'record_seconds "$spent" "$start" > /dev/null; exit 143' TERM
+    "${@:3}" || status=$?
+    trap - INT TERM
+    total=$(record_seconds "$spent" "$start")
+    [[ $status == 0 ]] || exit "$status"
     times+=("$1 $(( (total + 30) / 60 )) min")
 }
 times=()

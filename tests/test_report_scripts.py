@@ -1,0 +1,48 @@
+"""The report scripts' bookkeeping, with a stand-in for `fisim` (nothing is played or compiled)."""
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+SKILL_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_skill_report.sh"
+
+
+def start_skill_report(tmp_path, status):
+    """make_skill_report.sh --quick in its own process group, its `fisim` a stand-in that marks its
+    start, waits two seconds and exits with `status`."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "fisim"
+    fake.write_text(f'#!/bin/sh\ntouch "{tmp_path}/started"\nsleep 2\nexit {status}\n')
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
+           "OUT": str(tmp_path / "out")}
+    return subprocess.Popen(["bash", str(SKILL_SCRIPT), "--quick"], env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def recorded_seconds(tmp_path):
+    return int((tmp_path / "stores" / "skill-quick-seed2010.seconds").read_text())
+
+
+def test_a_failed_run_keeps_its_seconds(tmp_path):
+    run = start_skill_report(tmp_path, status=3)
+    assert run.wait(timeout=60) == 3
+    assert recorded_seconds(tmp_path) >= 1
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
+def test_an_interrupted_run_keeps_its_seconds(tmp_path, sig, status):
+    """The page's time sums every run that played into a store, a run stopped half-way included."""
+    run = start_skill_report(tmp_path, status=0)
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "started").exists():
+        assert time.monotonic() < deadline, "the stand-in fisim never started"
+        time.sleep(0.05)
+    time.sleep(1.2)
+    os.killpg(run.pid, sig)
+    assert run.wait(timeout=60) == status
+    assert recorded_seconds(tmp_path) >= 1
