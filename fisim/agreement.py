@@ -3,7 +3,10 @@
 A sweep that plays two policies over the same cells (teams, islands, ...) ranks those cells twice.
 This measures how far the two rankings agree: Spearman's rank correlation of the two policies' win
 rates per group of the other settings (and pooled over all of them), with a percentile bootstrap
-interval, and the pairs of cells whose order flips significantly.
+interval, and the pairs of cells whose order flips significantly. With a baseline policy C (played
+on the same cells), also whether A ranks as alike to B as C does: the difference of A's and C's
+correlations with B, its interval from the same resamples (a paired comparison: the same games of
+all three).
 
 The bootstrap resamples each cell's games with replacement, the same games for both policies
 (game i of both starts from the same deal), so the interval carries the sampling noise of both
@@ -26,18 +29,20 @@ from fisim.tables import cell_table, win_bits
 
 POOLED = "all"
 BLOCK = 1 << 22         # the resampled game counts held at once (32 MiB)
-Agreement = namedtuple("Agreement", "by policies items groups flips")
+Agreement = namedtuple("Agreement", "by policies baseline items groups flips")
 
 
-def rank_agreement(path, by, policies, boots=2000, seed=0):
+def rank_agreement(path, by, policies, baseline=None, boots=2000, seed=0):
     """The agreement of the two `policies`' rankings of the cells of the store at `path` along `by`
-    (an axis other than policy): an Agreement of the items, groups and flips tables (see agreement).
-    A policy is named as its cells' NAME@VERSION or by its NAME alone."""
+    (an axis other than policy), and the baseline's if one is named: an Agreement of the items,
+    groups and flips tables (see agreement). A policy is named as its cells' NAME@VERSION or by its
+    NAME alone."""
     manifest, chunks = read_store(path)
     cells = cell_table(manifest, chunks)
     played = list(dict.fromkeys(cells["policy"]))
-    label = {p: next((q for q in played if p in (q, q.rpartition("@")[0])), None) for p in policies}
-    missing = [p for p in policies if label[p] is None]
+    ranking = [*policies, *([baseline] if baseline else [])]
+    label = {p: next((q for q in played if p in (q, q.rpartition("@")[0])), None) for p in ranking}
+    missing = [p for p in ranking if label[p] is None]
     if missing:
         raise StoreError(f"{path} has no games of policy {missing[0]}; it has: {', '.join(played)}")
     if cells[by].nunique() < 2:     # a random-team sweep: its correlation would rank other settings
@@ -49,9 +54,9 @@ def rank_agreement(path, by, policies, boots=2000, seed=0):
     items, wins = [], []
     for key, group in cells.groupby([*others, by], sort=False, observed=True):
         mine = group.set_index("policy")
-        if not all(label[p] in mine.index for p in policies):
+        if not all(label[p] in mine.index for p in ranking):
             continue
-        bits = [win_bits(chunks, mine.loc[label[p], "cell"], manifest["target"]) for p in policies]
+        bits = [win_bits(chunks, mine.loc[label[p], "cell"], manifest["target"]) for p in ranking]
         n = min(len(b) for b in bits)
         if n == 0:
             raise StoreError(f"cell [{', '.join(map(str, key))}] has no finished games in {path}; run the same "
@@ -60,26 +65,29 @@ def rank_agreement(path, by, policies, boots=2000, seed=0):
         items.append({"group": ", ".join(f"{a} {setting[a]}" for a in varying) or POOLED, by: key[-1]})
         wins.append(np.array([b[:n] for b in bits]))
     if len(items) < 2:
-        raise StoreError(f"{path} has fewer than two cells played by both {' and '.join(policies)} to rank by {by}")
-    return agreement(pd.DataFrame(items), wins, by, policies, boots, seed)
+        raise StoreError(f"{path} has fewer than two cells played by {', '.join(ranking)} to rank by {by}")
+    return agreement(pd.DataFrame(items), wins, by, policies, baseline, boots, seed)
 
 
-def agreement(items, wins, by, policies, boots=2000, seed=0):
+def agreement(items, wins, by, policies, baseline=None, boots=2000, seed=0):
     """The agreement of two policies' rankings of `items` (a frame with `group` and `by`), given per
-    item a (2, n) boolean array of both policies' wins on the same n games. Returns an Agreement:
-    items (each policy's rate, 95% interval and rank within its group, the change of rank), groups
-    (per group and pooled: items, Spearman's correlation, its bootstrap 95% interval, each policy's
-    self correlation) and flips (significant opposite orders within a group)."""
+    item a (2, n) boolean array of both policies' wins on the same n games ((3, n) with a baseline,
+    its wins last). Returns an Agreement: items (each policy's rate, 95% interval and rank within its
+    group, the change of rank), groups (per group and pooled: items, Spearman's correlation, its
+    bootstrap 95% interval, each policy's self correlation; with a baseline, its correlation with
+    the second policy and the difference of the first's and the baseline's, with its interval) and
+    flips (significant opposite orders within a group)."""
     a, b = policies
+    ranking = [*policies, *([baseline] if baseline else [])]
     rng = np.random.default_rng(seed)
     items = items.reset_index(drop=True).copy()
     games = np.array([w.shape[1] for w in wins])
-    rates = np.array([w.mean(axis=1) for w in wins])                        # (items, 2)
-    resampled, again = np.empty((2, boots, len(wins), 2))
+    rates = np.array([w.mean(axis=1) for w in wins])                        # (items, policies)
+    resampled, again = np.empty((2, boots, len(wins), len(ranking)))
     for i, w in enumerate(wins):
-        for out in (resampled, again):          # the same resampled games for both policies
+        for out in (resampled, again):          # the same resampled games for every policy
             out[:, i] = _resampled_rates(rng, w, boots)
-    for col, policy in enumerate(policies):
+    for col, policy in enumerate(ranking):
         items[f"rate_{policy}"] = rates[:, col]
         bounds = [wilson(round(r * n), n) for r, n in zip(rates[:, col], games)]
         items[f"low_{policy}"], items[f"high_{policy}"] = [low for low, _ in bounds], [high for _, high in bounds]
@@ -92,11 +100,17 @@ def agreement(items, wins, by, policies, boots=2000, seed=0):
         index = items.index if name == POOLED else items.index[items["group"] == name]
         boot = _spearman(resampled[:, index, 0], resampled[:, index, 1])
         low, high = _percentiles(boot)
-        rows.append({"group": name, "items": len(index), "spearman": _spearman(rates[index, 0], rates[index, 1]),
-                     "low": low, "high": high,
-                     **{f"self_{p}": _median(_spearman(resampled[:, index, col], again[:, index, col]))
-                        for col, p in enumerate(policies)}})
-    return Agreement(by, tuple(policies), items, pd.DataFrame(rows), _flips(items, wins, by, policies))
+        row = {"group": name, "items": len(index), "spearman": _spearman(rates[index, 0], rates[index, 1]),
+               "low": low, "high": high,
+               **{f"self_{p}": _median(_spearman(resampled[:, index, col], again[:, index, col]))
+                  for col, p in enumerate(ranking)}}
+        if baseline:        # A's agreement with B less C's, resample by resample
+            row[f"spearman_{baseline}"] = _spearman(rates[index, 2], rates[index, 1])
+            row["difference"] = row["spearman"] - row[f"spearman_{baseline}"]
+            row["difference_low"], row["difference_high"] = _percentiles(
+                boot - _spearman(resampled[:, index, 2], resampled[:, index, 1]))
+        rows.append(row)
+    return Agreement(by, tuple(policies), baseline, items, pd.DataFrame(rows), _flips(items, wins, by, policies))
 
 
 def _resampled_rates(rng, wins, boots):
@@ -168,6 +182,13 @@ def format_agreement(result, largest=5):
     for _, g in result.groups.iterrows():
         lines.append(f"  {g['group']} ({g['items']} {by}s): {_r(g['spearman'])} [{_r(g['low'])}, {_r(g['high'])}]; "
                      f"self: {a} {_r(g[f'self_{a}'])}, {b} {_r(g[f'self_{b}'])}")
+    c = result.baseline
+    if c:
+        lines.append(f"Does {a} rank as alike to {b} as {c} does? {a}'s correlation with {b} less {c}'s (paired: the "
+                     f"same resamples of the same games; 95% interval):")
+        for _, g in result.groups.iterrows():
+            lines.append(f"  {g['group']}: {_r(g['spearman'])} - {_r(g[f'spearman_{c}'])} = {_r(g['difference'], '+')} "
+                         f"[{_r(g['difference_low'], '+')}, {_r(g['difference_high'], '+')}]")
     flips = result.flips
     lines.append(f"Pairs whose order flips significantly (each policy's paired 95% interval excludes 0): "
                  f"{len(flips) or 'none'}")
@@ -182,8 +203,8 @@ def format_agreement(result, largest=5):
     return "\n".join(lines)
 
 
-def _r(value):
-    return "undefined" if not np.isfinite(value) else f"{value:.2f}"
+def _r(value, sign=""):
+    return "undefined" if not np.isfinite(value) else f"{value:{sign}.2f}"
 
 
 def _points(row, policy):

@@ -78,9 +78,10 @@ done
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
 cp "$store"/*.csv "$store"/*.png "$OUT"/
-agreement() {   # agreement PART AXIS POLICY: the text for the report, and the per-cell ranks as CSV
+agreement() {   # agreement PART AXIS POLICY: the text for the report (beside expert's agreement, paired, for
+                #   another policy), and the per-cell ranks as CSV
     fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER" --format csv > "$OUT/agreement-$1-$3.csv"
-    fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER"
+    fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER" ${4:+--baseline "$4"}
 }
 {
     echo "# Skill and luck in Forbidden Island"
@@ -104,24 +105,26 @@ agreement() {   # agreement PART AXIS POLICY: the text for the report, and the p
     echo
     echo "## Do the conclusions hold for a stronger player?"
     echo
-    echo "The published reports rank teams and islands by expert's win rates. Here the same cells are"
-    echo "played again by $RANKER on the same deals, and the two rankings compared; then tuned's and the"
-    echo "planner's rankings against $RANKER's likewise (a policy to publish by must rank at least as alike"
-    echo "as expert does). agreement-*-POLICY.csv give each cell's rates and ranks under both."
+    echo "The published reports rank teams and islands by a heuristic's win rates. Here the same cells are"
+    echo "played again by $RANKER on the same deals, and expert's ranking compared with $RANKER's; then"
+    echo "tuned's and the planner's likewise, each beside expert's (a policy to publish by must rank at"
+    echo "least as alike as expert does: the difference of the two correlations, paired on the same"
+    echo "resamples of the same games). agreement-*-POLICY.csv give each cell's rates and ranks under both."
     for policy in expert tuned planner; do
+        baseline=$([[ $policy == expert ]] || echo expert)
         echo
         echo "### $policy and $RANKER"
         echo
         echo "The standard island's teams at Normal:"
         echo
         echo '```'
-        agreement teams team $policy
+        agreement teams team $policy $baseline
         echo '```'
         echo
         echo "The islands at Normal, 3 players:"
         echo
         echo '```'
-        agreement islands layout $policy
+        agreement islands layout $policy $baseline
         echo '```'
     done
 } > "$OUT/README.md"

@@ -14,15 +14,16 @@ from policies import load_policy
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 
-def _items(rates_a, rates_b, n=400, groups=None, seed=1, alike=True):
+def _items(rates_a, rates_b, n=400, groups=None, seed=1, alike=True, rates_c=None):
     """Synthetic items: per item the two policies' wins on the same n games at the given rates,
-    decided by one uniform draw per game (alike: as correlated as can be) or by two."""
+    decided by one uniform draw per game (alike: as correlated as can be) or by two; with rates_c,
+    a baseline's wins too (by the first policy's draw)."""
     rng = np.random.default_rng(seed)
     items = pd.DataFrame({"group": groups or ["all"] * len(rates_a), "team": [f"t{i}" for i in range(len(rates_a))]})
     wins = []
-    for pa, pb in zip(rates_a, rates_b):
+    for i, (pa, pb) in enumerate(zip(rates_a, rates_b)):
         u = rng.random(n)
-        wins.append(np.array([u < pa, (u if alike else rng.random(n)) < pb]))
+        wins.append(np.array([u < pa, (u if alike else rng.random(n)) < pb, *([u < rates_c[i]] if rates_c else [])]))
     return items, wins
 
 
@@ -88,10 +89,28 @@ def test_groups_are_ranked_apart_and_pooled_and_the_bootstrap_is_seeded():
     assert "players 3 (2 teams): -1.00" in text and "all (5 teams)" in text
 
 
+def test_a_baseline_is_compared_on_the_same_resamples():
+    """A ranks as B does and the baseline C in reverse: A's correlation with B less C's is 2, its
+    interval tight; a baseline playing A's very games differs by 0 in every resample (paired)."""
+    rates = [0.1, 0.3, 0.5, 0.7, 0.9]
+    items, wins = _items(rates, rates, rates_c=rates[::-1])
+    g = ag.agreement(items, wins, "team", ("tuned", "search:8"), "expert", boots=500).groups.iloc[0]
+    assert g["spearman_expert"] == pytest.approx(-1) and g["difference"] == pytest.approx(2)
+    assert g["difference_low"] > 1.5
+    close = [0.40, 0.41, 0.42, 0.43, 0.44, 0.45]
+    items, wins = _items(close, close, alike=False, rates_c=close)
+    result = ag.agreement(items, wins, "team", ("tuned", "search:8"), "expert", boots=500)
+    g = result.groups.iloc[0]
+    assert g["high"] - g["low"] > 0.5        # each correlation alone is noisy ...
+    assert (g["difference"], g["difference_low"], g["difference_high"]) == (0, 0, 0)     # ... their difference not
+    assert "all: " in ag.format_agreement(result) and "= +0.00 [+0.00, +0.00]" in ag.format_agreement(result)
+
+
 @pytest.fixture(scope="module")
 def two_policy_sweep(tmp_path_factory):
+    """greedy and expert ranking the teams, tuned on the same cells (a baseline)."""
     out = tmp_path_factory.mktemp("agree") / "teams"
-    r = run("sweep", "--levels", "novice", "--players", "2", "--teams", "all", "--policies", "greedy,expert",
+    r = run("sweep", "--levels", "novice", "--players", "2", "--teams", "all", "--policies", "greedy,expert,tuned",
             "--games", "120", "--seed", "3", "--out", str(out), "--quiet", "--no-report", "--threads", "1")
     assert r.returncode == 0, r.stderr
     return out
@@ -117,6 +136,17 @@ def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     assert csv.returncode == 0 and csv.stdout.splitlines()[0].startswith("group,team,rate_greedy")
 
 
+@pytest.mark.slow
+def test_a_baselines_agreement_is_set_beside_the_first_policys(two_policy_sweep):
+    ranks = ag.rank_agreement(two_policy_sweep, "team", ("greedy", "expert"), "tuned", boots=300).items
+    rho_greedy = np.corrcoef(ranks["rank_greedy"], ranks["rank_expert"])[0, 1]
+    rho_tuned = np.corrcoef(ranks["rank_tuned"], ranks["rank_expert"])[0, 1]
+    r = run("compare", str(two_policy_sweep), "--by", "team", "--agreement", "greedy,expert", "--baseline", "tuned")
+    assert r.returncode == 0, r.stderr
+    assert "Does greedy rank as alike to expert as tuned does?" in r.stdout
+    assert f"all: {rho_greedy:.2f} - {rho_tuned:.2f} = {rho_greedy - rho_tuned:+.2f} [" in r.stdout
+
+
 @pytest.mark.parametrize("args, says", [
     (("--by", "policy", "--agreement", "greedy,expert"), "--by policy is not one"),
     (("--by", "team", "--agreement", "expert"), "two different policies"),
@@ -124,6 +154,10 @@ def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     (("--by", "team", "--agreement", "expert,nobody"), "unknown policy"),
     (("--by", "team", "--agreement", "expert,search:8"), "no games of policy search:8"),
     (("--by", "level", "--agreement", "greedy,expert"), "has one level (novice) in every cell: nothing to rank"),
+    (("--by", "team", "--baseline", "tuned"), "--baseline C goes with --agreement A,B"),
+    (("--by", "team", "--agreement", "greedy,expert", "--baseline", "expert"), "one of --agreement's policies"),
+    (("--by", "team", "--agreement", "greedy,expert", "--baseline", "nobody"), "--baseline: unknown policy"),
+    (("--by", "team", "--agreement", "greedy,expert", "--baseline", "planner"), "no games of policy planner"),
 ])
 def test_bad_agreement_requests_are_one_line_errors(two_policy_sweep, args, says):
     r = run("compare", str(two_policy_sweep), *args)

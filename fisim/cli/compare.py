@@ -17,7 +17,10 @@ from policies import PolicyError
 @click.option("--agreement", default=None, metavar="A,B",
               help="Instead: do policies A and B (both played in the sweep) rank the cells along --by alike? "
                    "Spearman's rank correlation with a bootstrap interval, and the pairs whose order flips.")
-def compare(directory, by, fmt, agreement):
+@click.option("--baseline", default=None, metavar="C",
+              help="With --agreement A,B: does A rank as alike to B as policy C (played on the same cells) does? "
+                   "The difference of A's and C's correlations with B, paired, with its bootstrap interval.")
+def compare(directory, by, fmt, agreement, baseline):
     """Paired differences between cells of a sweep that differ only in one setting."""
     from fisim.comparison import BY, format_comparison
     from fisim.comparison import compare as run
@@ -25,9 +28,11 @@ def compare(directory, by, fmt, agreement):
         raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     check_format(fmt, TABLE_FORMATS)
     pair = _agreement_pair(agreement, by) if agreement is not None else None
+    if baseline is not None:
+        baseline = _baseline(baseline, pair)
     if pair:
         from fisim.agreement import format_agreement, rank_agreement
-        result = rank_agreement(directory, by, pair)
+        result = rank_agreement(directory, by, pair, baseline)
         click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
         return
     frame = run(directory, by)
@@ -46,3 +51,16 @@ def _agreement_pair(text, by):
         return [policy_name(p) for p in names]
     except PolicyError as exc:
         raise ConfigError(f"--agreement: {exc}") from None
+
+
+def _baseline(text, pair):
+    """The policy of --baseline C as its cells name it, or a ConfigError."""
+    if not pair:
+        raise ConfigError("--baseline C goes with --agreement A,B (does A rank as alike to B as C does?)")
+    try:
+        name = policy_name(text.strip())
+    except PolicyError as exc:
+        raise ConfigError(f"--baseline: {exc}") from None
+    if name in pair:
+        raise ConfigError(f"--baseline {text} is one of --agreement's policies ({','.join(pair)}); choose a third")
+    return name
