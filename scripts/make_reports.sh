@@ -26,12 +26,15 @@
 #   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 540 cells, 125,200
 #   games): under a minute, nearly all of it per-chunk and report overhead (33-45 s measured
 #   with the 480 cells before the five newer rule switches).
-#   full size (the reports in reports/): 2,000,000 + 4,320,000 + 6,200,000 = 12.52 million games
-#   under expert@1 on 2 threads: 1,114 + 1,479 + 2,871 s = 91 min in all, on a 2-core machine
+#   full size: 2,000,000 + 4,320,000 + 6,200,000 = 12.52 million games per policy; under expert@1
+#   alone on 2 threads: 1,114 + 1,479 + 2,871 s = 91 min in all, on a 2-core machine
 #   that was running benchmarks and a test suite beside it most of that time (alone, expert plays
-#   about 5,000 games a second there on 2 threads: about 42 min). In general: 12.5 million / (the
-#   policy's games per second, see scripts/bench.py) for each policy POLICY lists, plus about a
-#   minute of overhead. Each report's time is printed as it finishes.
+#   about 5,000 games a second there on 2 threads: about 42 min); POLICY=planner,expert (the
+#   reports in reports/, 25.04 million games): 1,378 + 1,861 + 2,545 s = 96 min on 2 threads, from
+#   an empty compile cache, a search sweep and a few test runs beside it (the sweep at the lowest
+#   priority after the first report). In general: 12.5 million / (the policy's games per second, see scripts/bench.py) for
+#   each policy POLICY lists, plus about a minute of overhead. Each report's time is printed as it
+#   finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
