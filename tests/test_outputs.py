@@ -23,11 +23,12 @@ from fisim.simulation import frames, simulate
 from fisim.stats import Z95
 from fisim.store import Store
 from fisim.sweeping import run_sweep
-from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, load_policy
+from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, PUBLISHED, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-REFERENCE = Path(__file__).parent.parent / "docs" / "cli.md"
+ROOT = Path(__file__).parent.parent
+REFERENCE = ROOT / "docs" / "cli.md"
 
 
 def flat(text):
@@ -46,6 +47,15 @@ def test_simulate_replay_and_the_api_play_the_sweeps_default_policy():
         for name in BUILTIN:
             assert name in text.split("--policy")[1].split("--rules")[0], (command, name)
         assert CLAIRVOYANT_NOTE in text, command
+
+
+def test_the_published_reports_were_played_by_the_published_policy_as_it_plays_now():
+    """A policy whose play changes gets a new version; its published reports must be played again."""
+    label = f"{PUBLISHED}@{load_policy(PUBLISHED).VERSION}"
+    index = (ROOT / "reports" / "README.md").read_text()
+    assert f"policy\n**{label}**" in index
+    for report in ("balance", "layouts", "rules"):
+        assert f"(policy {label}, expert@" in (ROOT / "reports" / report / "report.md").read_text(), report
 
 
 @pytest.mark.parametrize("command", ["simulate", "replay", "sweep"])

@@ -9,9 +9,9 @@ from fisim.limits import MAX_REPEAT, MAX_SEED, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LEGAL
+from policies import CLAIRVOYANT_NOTE, DEFAULT, LEGAL, PUBLISHED
 
-POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {DEFAULT} plays the published numbers; "
+POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {PUBLISHED} played the published reports; "
                "tuned is expert with weights tuned against the win rate, a few points stronger at the same "
                "speed; planner is tuned choosing each action for the end of the turn it leads to, 12 to 19 "
                "points stronger than expert at over a third of its speed; search:N checks expert's action "
