@@ -78,10 +78,16 @@ done
 rm -rf "${OUT:?}"
 mkdir -p "$OUT"
 cp "$store"/*.csv "$store"/*.png "$OUT"/
-agreement() {   # agreement PART AXIS POLICY: the text for the report (beside expert's agreement, paired, for
-                #   another policy), and the per-cell ranks as CSV
+agreement() {   # agreement PART AXIS POLICY [BASELINE]: the text for the report, and the per-cell ranks as
+                #   CSV; with BASELINE, POLICY's agreement less BASELINE's, paired, on the same deals and
+                #   on disjoint ones (RANKER on the second half of each cell's games)
     fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER" --format csv > "$OUT/agreement-$1-$3.csv"
     fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER" ${4:+--baseline "$4"}
+    if [[ -n "${4:-}" ]]; then
+        echo "On disjoint deals:"
+        fisim compare "$store-$1" --by "$2" --agreement "$3,$RANKER" --baseline "$4" --disjoint \
+            | sed -n '/^Do /,/^Pairs/p' | sed '$d'
+    fi
 }
 {
     echo "# Skill and luck in Forbidden Island"
@@ -109,7 +115,10 @@ agreement() {   # agreement PART AXIS POLICY: the text for the report (beside ex
     echo "played again by $RANKER on the same deals, and expert's ranking compared with $RANKER's; then"
     echo "tuned's and the planner's likewise, each beside expert's (a policy to publish by must rank at"
     echo "least as alike as expert does: the difference of the two correlations, paired on the same"
-    echo "resamples of the same games). agreement-*-POLICY.csv give each cell's rates and ranks under both."
+    echo "resamples of the same games). On the same deals, search:8 (search over expert) wins and loses"
+    echo "many of the games expert does, which lifts their correlation; on disjoint deals ($RANKER ranking"
+    echo "by the second half of each cell's games, the others by the first) that shared noise is gone."
+    echo "agreement-*-POLICY.csv give each cell's rates and ranks under both."
     for policy in expert tuned planner; do
         baseline=$([[ $policy == expert ]] || echo expert)
         echo

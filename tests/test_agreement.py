@@ -1,6 +1,8 @@
 """`fisim compare --agreement A,B` (fisim.agreement): do two policies rank the cells of a sweep alike?
 Spearman's correlation with a bootstrap interval, each policy's self correlation, significant flips,
 on win records made to order and on a real sweep whose numbers must be the store's."""
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -106,6 +108,20 @@ def test_a_baseline_is_compared_on_the_same_resamples():
     assert "all: " in ag.format_agreement(result) and "= +0.00 [+0.00, +0.00]" in ag.format_agreement(result)
 
 
+def test_disjoint_deals_keep_noise_the_two_policies_share_out_of_their_agreement():
+    """B wins exactly A's games: on the same deals their rankings agree fully however close the
+    items; ranked on disjoint halves of the deals, the noise of each shows (B on the second half)."""
+    close = [0.40, 0.41, 0.42, 0.43, 0.44, 0.45]
+    items, wins = _items(close, close, n=400, seed=3)
+    same = ag.agreement(items, wins, "team", ("expert", "search:8"), boots=300)
+    assert same.groups.iloc[0]["spearman"] == pytest.approx(1)
+    apart = ag.agreement(items, wins, "team", ("expert", "search:8"), disjoint=True, boots=300)
+    assert apart.groups.iloc[0]["spearman"] < 0.9 and (apart.items["games"] == 200).all()
+    assert np.allclose(apart.items["rate_expert"], [w[0, :200].mean() for w in wins])
+    assert np.allclose(apart.items["rate_search:8"], [w[1, 200:].mean() for w in wins])
+    assert "search:8 on the second half of each cell's games" in ag.format_agreement(apart)
+
+
 @pytest.fixture(scope="module")
 def two_policy_sweep(tmp_path_factory):
     """greedy and expert ranking the teams, tuned on the same cells (a baseline)."""
@@ -145,6 +161,10 @@ def test_a_baselines_agreement_is_set_beside_the_first_policys(two_policy_sweep)
     assert r.returncode == 0, r.stderr
     assert "Does greedy rank as alike to expert as tuned does?" in r.stdout
     assert f"all: {rho_greedy:.2f} - {rho_tuned:.2f} = {rho_greedy - rho_tuned:+.2f} [" in r.stdout
+    apart = run("compare", str(two_policy_sweep), "--by", "team", "--agreement", "greedy,expert", "--baseline",
+                "tuned", "--disjoint", "--format", "csv")
+    assert apart.returncode == 0, apart.stderr
+    assert set(pd.read_csv(io.StringIO(apart.stdout))["games"]) == {60}      # half of 120, none shared
 
 
 @pytest.mark.parametrize("args, says", [
@@ -155,6 +175,7 @@ def test_a_baselines_agreement_is_set_beside_the_first_policys(two_policy_sweep)
     (("--by", "team", "--agreement", "expert,search:8"), "no games of policy search:8"),
     (("--by", "level", "--agreement", "greedy,expert"), "has one level (novice) in every cell: nothing to rank"),
     (("--by", "team", "--baseline", "tuned"), "--baseline C goes with --agreement A,B"),
+    (("--by", "team", "--disjoint"), "--disjoint goes with --agreement A,B"),
     (("--by", "team", "--agreement", "greedy,expert", "--baseline", "expert"), "one of --agreement's policies"),
     (("--by", "team", "--agreement", "greedy,expert", "--baseline", "nobody"), "--baseline: unknown policy"),
     (("--by", "team", "--agreement", "greedy,expert", "--baseline", "planner"), "no games of policy planner"),

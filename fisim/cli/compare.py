@@ -20,7 +20,11 @@ from policies import PolicyError
 @click.option("--baseline", default=None, metavar="C",
               help="With --agreement A,B: does A rank as alike to B as policy C (played on the same cells) does? "
                    "The difference of A's and C's correlations with B, paired, with its bootstrap interval.")
-def compare(directory, by, fmt, agreement, baseline):
+@click.option("--disjoint", is_flag=True,
+              help="With --agreement A,B: B ranks by the second half of each cell's games, A (and C) by the first, "
+                   "so that no deal is shared: policies that play alike win and lose the same deals, which "
+                   "raises their correlation on the same deals.")
+def compare(directory, by, fmt, agreement, baseline, disjoint):
     """Paired differences between cells of a sweep that differ only in one setting."""
     from fisim.comparison import BY, format_comparison
     from fisim.comparison import compare as run
@@ -30,9 +34,11 @@ def compare(directory, by, fmt, agreement, baseline):
     pair = _agreement_pair(agreement, by) if agreement is not None else None
     if baseline is not None:
         baseline = _baseline(baseline, pair)
+    if disjoint and not pair:
+        raise ConfigError("--disjoint goes with --agreement A,B (B ranks by other deals than A)")
     if pair:
         from fisim.agreement import format_agreement, rank_agreement
-        result = rank_agreement(directory, by, pair, baseline)
+        result = rank_agreement(directory, by, pair, baseline, disjoint)
         click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
         return
     frame = run(directory, by)
