@@ -32,9 +32,9 @@
 #   about 5,000 games a second there on 2 threads: about 42 min); POLICY=planner,expert (the
 #   reports in reports/, 25.04 million games): 1,378 + 1,861 + 2,545 s = 96 min on 2 threads, from
 #   an empty compile cache, a search sweep and a few test runs beside it (the sweep at the lowest
-#   priority after the first report). In general: 12.5 million / (the policy's games per second, see scripts/bench.py) for
-#   each policy POLICY lists, plus about a minute of overhead. Each report's time is printed as it
-#   finishes.
+#   priority after the first report). In general: 12.5 million / (the policy's games per second,
+#   see scripts/bench.py) for each policy POLICY lists, plus about a minute of overhead. Each
+#   report's time is printed as it finishes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

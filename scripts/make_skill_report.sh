@@ -115,9 +115,10 @@ agreement() {   # agreement PART AXIS POLICY [BASELINE]: the text for the report
     echo "played again by $RANKER on the same deals, and expert's ranking compared with $RANKER's; then"
     echo "tuned's and the planner's likewise, each beside expert's (a policy to publish by must rank at"
     echo "least as alike as expert does: the difference of the two correlations, paired on the same"
-    echo "resamples of the same games). On the same deals, search:8 (search over expert) wins and loses"
-    echo "many of the games expert does, which lifts their correlation; on disjoint deals ($RANKER ranking"
-    echo "by the second half of each cell's games, the others by the first) that shared noise is gone."
+    echo "resamples of the same games). On the same deals, a ranker that plays expert's options (search"
+    echo "over expert) wins and loses many of the games expert does, which lifts their correlation; on"
+    echo "disjoint deals ($RANKER ranking by the second half of each cell's games, the others by the"
+    echo "first) that shared noise is gone."
     echo "agreement-*-POLICY.csv give each cell's rates and ranks under both."
     for policy in expert tuned planner; do
         baseline=$([[ $policy == expert ]] || echo expert)
