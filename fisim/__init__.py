@@ -20,15 +20,15 @@ __version__ = "0.1.0"
 API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune")
 
 
-def simulate(level="normal", players=3, team=None, layout="standard", policy="expert", rules=(), games=10_000,
+def simulate(level="normal", players=3, team=None, layout="standard", policy="planner", rules=(), games=10_000,
              seed=0, threads=None, first_game=0, progress=None, repeat=0):
     """Play games first_game .. first_game+games-1 of one setting; a DataFrame of one row per game
     (the columns of `fisim simulate --out`).
 
     `level` a name (novice..legendary) or a water meter position; `team` None (a random team each
     game), a list of roles or 'diver,pilot'; `layout` a built-in island or a layout file; `policy`
-    a built-in policy (expert, the default; tuned, expert with learned weights; search:N, ...) or
-    a .py file; `rules` rule switches or a variant file (a string is one switch); `repeat` replays
+    a built-in policy (planner, the default; expert; tuned, expert with learned weights; search:N,
+    ...) or a .py file; `rules` rule switches or a variant file (a string is one switch); `repeat` replays
     the same deals with another policy stream (0: the games as dealt); `progress(n)` is called as
     blocks of n games finish. A bad argument raises ValueError (ConfigError, PolicyError) in one line."""
     from fisim.simulation import simulate as play
@@ -47,7 +47,7 @@ def summary(games):
 
 
 def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", teams="random", layouts="standard",
-          policies="expert", rules="official", sets=(), games=None, ci=None, max_games=10_000_000, seed=0,
+          policies="planner", rules="official", sets=(), games=None, ci=None, max_games=10_000_000, seed=0,
           threads=None, per_game=False, chunk_games=50_000, report=True):
     """Play every cell of a grid of settings into the results store `out`, as `fisim sweep` does,
     and return load(out): one row per cell with its games, win rate and 95% interval.
@@ -105,7 +105,7 @@ def report(path, out=None, formats=("html", "md", "png"), title=None):
     return write_report(path, out, parse_formats(formats if isinstance(formats, str) else ",".join(formats)), title)
 
 
-def tune(param, target, *, values=None, level="normal", players=3, team=None, layout="standard", policy="expert",
+def tune(param, target, *, values=None, level="normal", players=3, team=None, layout="standard", policy="planner",
          rules=(), seed=0, repeat=0, max_games=64_000, out="fisim-tune", threads=None):
     """Find the value of `param` (start_level, or a rule number such as waters_rise or hand_limit)
     whose win rate is closest to `target` in one setting, as `fisim tune` does, playing into the

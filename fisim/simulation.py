@@ -25,7 +25,7 @@ def simulate(level="normal", players=3, team=None, layout="standard", policy=DEF
 
     `team` is None (a random team each game, as the box deals), a list of role names or
     'diver,pilot'; `layout` a built-in name or a layout file; `policy` a registry name or a .py
-    file (default: expert); `rules` rule switch names;
+    file (default: planner); `rules` rule switch names;
     `repeat` replays the same deals with another policy stream (fisim.rules.rng; 0: the games as dealt).
     `progress(n)` is called as each block of n games finishes."""
     rules = (rules,) if isinstance(rules, str) else rules

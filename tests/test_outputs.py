@@ -39,8 +39,10 @@ def flat(text):
 # --- defaults and help -----------------------------------------------------------------------
 
 def test_simulate_replay_and_the_api_play_the_sweeps_default_policy():
-    assert DEFAULT == "expert"
-    assert inspect.signature(simulate).parameters["policy"].default == DEFAULT
+    assert DEFAULT == "planner"
+    for function, name in ((simulate, "policy"), (fisim.simulate, "policy"), (fisim.sweep, "policies"),
+                           (fisim.tune, "policy")):
+        assert inspect.signature(function).parameters[name].default == DEFAULT, function.__qualname__
     for command in ("simulate", "replay"):
         text = flat(run(command, "--help").stdout)
         assert f"[default: {DEFAULT}]" in text
