@@ -47,7 +47,7 @@ def rank_agreement(path, by, policies, baseline=None, disjoint=False, boots=2000
     manifest, chunks = read_store(path)
     cells = cell_table(manifest, chunks)
     played = list(dict.fromkeys(cells["policy"]))
-    ranking = [*policies, *([baseline] if baseline else [])]
+    ranking = _ranking(policies, baseline)
     label = {p: next((q for q in played if p in (q, q.rpartition("@")[0])), None) for p in ranking}
     missing = [p for p in ranking if label[p] is None]
     if missing:
@@ -88,7 +88,7 @@ def agreement(items, wins, by, policies, baseline=None, disjoint=False, boots=20
     a, b = policies
     if disjoint:
         wins = [_disjoint_halves(w) for w in wins]
-    ranking = [*policies, *([baseline] if baseline else [])]
+    ranking = _ranking(policies, baseline)
     rng = np.random.default_rng(seed)
     items = items.reset_index(drop=True).copy()
     games = np.array([w.shape[1] for w in wins])
@@ -122,6 +122,11 @@ def agreement(items, wins, by, policies, baseline=None, disjoint=False, boots=20
         rows.append(row)
     return Agreement(by, tuple(policies), baseline, disjoint, items, pd.DataFrame(rows),
                      _flips(items, wins, by, policies))
+
+
+def _ranking(policies, baseline):
+    """The policies whose wins an item holds, in their rows' order: the two compared, then the baseline."""
+    return [*policies, *([baseline] if baseline else [])]
 
 
 def _disjoint_halves(wins):
