@@ -15,6 +15,7 @@ that cost stays small; fisim.jit.intrinsics.uncounted removes it where games are
 """
 import numpy as np
 
+from fisim.jit.intrinsics import bit_count, trailing_zeros
 from fisim.jit.modes import compiled, inlined
 from fisim.rules.config import C_SIZE
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS, N_TILES
@@ -189,24 +190,16 @@ def holders_mask(pub, kind):
     return m
 
 
-# lowest set bit's index by a de Bruijn multiply: the bit loops over cells skip empty cells
-_DE_BRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int32)
+@inlined
+def low_bit(m):
+    """Index of the lowest set bit of a nonzero cell mask."""
+    return trailing_zeros(m)
 
 
 @inlined
-def low_bit(m):
-    """Index of the lowest set bit of a nonzero cell mask (< 2**32)."""
-    return _DE_BRUIJN[(((m & -m) * 0x077CB531) >> 27) & 31]
-
-
-@compiled
 def popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+    """The number of set bits of a non-negative mask."""
+    return bit_count(m)
 
 
 @compiled
