@@ -9,9 +9,14 @@ Numba's own arithmetic on them gives anyway.
 
 A `compiled` function is a function of its own that LLVM may inline into its callers; `inlined`
 copies the function's Numba IR into every caller before typing (Numba's inline="always"), which
-costs compile time at every call site: docs/engine.md says where it pays. `compiled(counted=False)`
-is for the turn's functions: no reference counting (they handle only views of arrays an entry
-point keeps alive, fisim.jit.intrinsics.uncounted).
+costs compile time at every call site: docs/engine.md says where it pays.
+
+`compiled(counted=False)` compiles a function without reference counting. Numba otherwise counts
+a reference to every array a function is handed or slices, a call into its runtime each time, even
+for the views without a count that games are played on (fisim.jit.intrinsics.uncounted). Every
+function of the rules is compiled so: each uses only arrays its caller keeps alive, and allocates
+and returns none (Numba will not compile an allocation, or the return of a new array, without
+counting).
 
 A policy file's own functions are compiled again with Numba's bounds checks (`bounds_checked`):
 its decide is handed views of the game array, and an index past them would write into the game.

@@ -110,7 +110,7 @@ def dive_through(pub):
     return pub[P_FLOODED] | sunk
 
 
-@compiled
+@compiled(counted=False)
 def dive_reach(pub, cell):
     """R-ROLE-DIVER: existing cells reachable through the cells of `dive_through`."""
     exists = pub[P_EXISTS]
@@ -126,7 +126,7 @@ def dive_reach(pub, cell):
     return reach & ~(1 << cell)
 
 
-@compiled
+@compiled(counted=False)
 def nav_reach(pub, seat):
     """R-ROLE-NAVIGATOR: cells a navigated pawn can reach in 1 or 2 steps, by its own power."""
     exists = pub[P_EXISTS]
@@ -145,7 +145,7 @@ def nav_reach(pub, seat):
     return reach & ~(1 << cell)
 
 
-@compiled
+@compiled(counted=False)
 def swim_reach(pub, seat, sunk):
     """R-SWIM-1/2: existing cells the pawn of `seat` can swim to from the sunk cell."""
     exists = pub[P_EXISTS]
@@ -167,7 +167,7 @@ def swim_reach(pub, seat, sunk):
     return step_mask(pub, sunk, role == EXPLORER and not only_diver) & exists
 
 
-@compiled
+@compiled(counted=False)
 def win_available(pub, fools_cell):
     """R-WIN: all treasures captured, every pawn on Fools' Landing, a Helicopter Lift in hand."""
     if pub[P_CAPTURED] != ALL_TREASURES_MASK or not (pub[P_EXISTS] >> fools_cell) & 1:
@@ -193,7 +193,7 @@ def _add_cells(opts, n, kind, f1, cells, f2_is_cell):
     return n
 
 
-@compiled
+@compiled(counted=False)
 def _lift_groups(pub, rescue_seat, sunk):
     """R-SPECIAL-HELI: the groups a Helicopter Lift may carry, as a bitmask with bit m set for each
     seat mask m of pawns on one cell (heli-all: all the pawns of that cell) that has somewhere to
@@ -221,7 +221,7 @@ def _lift_groups(pub, rescue_seat, sunk):
     return groups
 
 
-@compiled
+@compiled(counted=False)
 def _add_heli(pub, opts, n, only_seat, rescue_seat, sunk):
     """R-SPECIAL-HELI plays by every holder (or by `only_seat` if >= 0): LIFT holder seats, one per
     group of `_lift_groups` (with rescue_seat >= 0, those lifting it off `sunk`)."""
@@ -238,14 +238,14 @@ def _add_heli(pub, opts, n, only_seat, rescue_seat, sunk):
     return n
 
 
-@compiled
+@compiled(counted=False)
 def lift_destinations(pub, seats):
     """R-SPECIAL-HELI: where a Helicopter Lift of the pawns `seats` (on one cell) may land: any
     existing cell but theirs (a sunk cell of swimmers no longer exists)."""
     return pub[P_EXISTS] & ~(1 << pub[P_POS + low_bit(seats)])
 
 
-@compiled
+@compiled(counted=False)
 def _add_specials(pub, opts, n, only_seat):
     """R-SPECIAL-1: Helicopter Lift and Sandbags plays by every holder (or by `only_seat` if >= 0),
     at any decision that offers them, costing no action."""
@@ -256,7 +256,7 @@ def _add_specials(pub, opts, n, only_seat):
     return n
 
 
-@compiled
+@compiled(counted=False)
 def _add_actions(pub, opts, n):
     """The active player's actions (R-ACT-*, R-ROLE-*), in ascending code order."""
     a = pub[P_ACTIVE]
@@ -299,7 +299,7 @@ def _add_actions(pub, opts, n):
     return n
 
 
-@compiled
+@compiled(counted=False)
 def list_options(pub, out, at):
     """Write the legal options of the decision in pub[P_DECISION] to out[at:], in ascending code
     order; return how many there are: at most MAX_OPTIONS (fisim.rules.options derives it from
@@ -335,7 +335,7 @@ def list_options(pub, out, at):
     return n - at
 
 
-@compiled
+@compiled(counted=False)
 def _add_heli_rescues(pub, opts, n, seat, sunk):
     """R-SPECIAL-WINDOWS: Helicopter Lifts that carry a swimmer off the sunk cell."""
     if pub[P_CFG + C_NO_HELI_RESCUE] == 0:
@@ -352,7 +352,7 @@ def actor_of(pub, c):
     return pub[P_DECIDER]
 
 
-@compiled
+@compiled(counted=False)
 def apply_special(pub, c):
     """R-SPECIAL-1, R-SPECIAL-HELI, R-SPECIAL-SAND: play the card and put it on the treasure
     discard."""
@@ -370,7 +370,7 @@ def apply_special(pub, c):
         pub[P_FLOODED] &= ~(1 << field2(c))
 
 
-@compiled
+@compiled(counted=False)
 def apply_action(pub, c):
     """Apply one action of the active player; return the seat that received a card, or -1."""
     a = pub[P_ACTIVE]

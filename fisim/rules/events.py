@@ -31,7 +31,7 @@ EV_FLOOD_SUNK = 19     # a=cell                               (switch sunk-card-
 EV_WIDTH = 4
 
 
-@compiled
+@compiled(counted=False)
 def log_event(g, code, a, b, c):
     """Append an event to game array g's transcript, if it has room for one."""
     i = g[LOG]

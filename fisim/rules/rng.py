@@ -35,7 +35,7 @@ _SIP_LENGTH = np.uint64(8 << 56)    # the last block of an 8-byte message: its l
 _SIP_FINAL = np.uint64(0xFF)
 
 
-@compiled
+@compiled(counted=False)
 def mix64(z):
     """The splitmix64 finalizer: a bijective scramble of a uint64."""
     z = np.uint64(z)
@@ -44,12 +44,12 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@compiled
+@compiled(counted=False)
 def _rotl(x, r):
     return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
 
 
-@compiled
+@compiled(counted=False)
 def _sip_rounds(v0, v1, v2, v3, rounds):
     for _ in range(rounds):
         v0 += v1
@@ -65,7 +65,7 @@ def _sip_rounds(v0, v1, v2, v3, rounds):
     return v0, v1, v2, v3
 
 
-@compiled
+@compiled(counted=False)
 def keyed_hash(k0, k1, m):
     """SipHash-2-4 of the 8-byte little-endian message m under the key (k0, k1) (all uint64): a
     keyed one-way function (the key cannot be recovered from its outputs)."""
@@ -81,13 +81,13 @@ def keyed_hash(k0, k1, m):
     return v0 ^ v1 ^ v2 ^ v3
 
 
-@compiled
+@compiled(counted=False)
 def game_seed(master_seed, game_index):
     """The seed of game `game_index` under `master_seed` (both non-negative integers)."""
     return mix64(mix64(np.uint64(master_seed)) ^ (np.uint64(game_index) * _GOLDEN))
 
 
-@compiled
+@compiled(counted=False)
 def init_streams(seed, streams):
     """Fill `streams` (uint64[N_STREAMS]) with the independent streams of one game; the policy's
     by the one-way keyed_hash (the module's docstring says why)."""
@@ -96,7 +96,7 @@ def init_streams(seed, streams):
     streams[POLICY] = keyed_hash(seed, _GOLDEN, POLICY)
 
 
-@compiled
+@compiled(counted=False)
 def repeat_policy_stream(streams, repeat):
     """Make `streams` (as init_streams filled them) those of repeat `repeat` of the game: the
     policy stream reseeded from the repeat index, every other stream untouched; repeat 0 changes
@@ -105,20 +105,20 @@ def repeat_policy_stream(streams, repeat):
         streams[POLICY] = mix64(streams[POLICY] ^ (np.uint64(repeat) * _M1))
 
 
-@compiled
+@compiled(counted=False)
 def next_u64(stream):
     """The next 64-bit value of a stream (a uint64 array view of length 1)."""
     stream[0] += _GOLDEN
     return mix64(stream[0])
 
 
-@compiled
+@compiled(counted=False)
 def randbelow(stream, n):
     """A number in 0..n-1 (bias below n / 2**64, negligible for n <= a few thousand)."""
     return np.int64(next_u64(stream) % np.uint64(n))
 
 
-@compiled
+@compiled(counted=False)
 def shuffle(values, n, stream):
     """Fisher-Yates shuffle of values[0:n] in place: for i = n-1 down to 1, swap i and randbelow(i+1)."""
     for i in range(n - 1, 0, -1):

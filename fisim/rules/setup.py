@@ -40,7 +40,7 @@ from fisim.rules.state import (
 )
 
 
-@compiled
+@compiled(counted=False)
 def setup_game(g, rng, seed):
     """Start game `seed` in the game array g (whose geometry and config are already set)."""
     g[P_TILE_AT:P_SIZE] = 0
@@ -63,7 +63,7 @@ def setup_game(g, rng, seed):
     log_event(g, ev.EV_FIRST, first, g[P_LEVEL], 0)
 
 
-@compiled
+@compiled(counted=False)
 def _place_tiles(g, rng):
     """R-SETUP-1 / R-LAYOUT-2: tiles placed uniformly at random, all dry."""
     for c in range(N_TILES):
@@ -75,7 +75,7 @@ def _place_tiles(g, rng):
     g[P_EXISTS] = ALL_CELLS
 
 
-@compiled
+@compiled(counted=False)
 def _seat_team(g, rng, players):
     """R-SETUP-3: one adventurer per seat, fixed or dealt at random; pawns on their start tiles."""
     roles = g[OPTS:OPTS + N_ROLES]          # the options area serves as scratch here
@@ -96,7 +96,7 @@ def _seat_team(g, rng, players):
             g[P_POS + s] = -1
 
 
-@compiled
+@compiled(counted=False)
 def _flood_first_tiles(g, rng):
     """R-SETUP-2: the flood deck shuffled, the first tiles (6, or the variant's) flooded."""
     for t in range(N_TILES):
@@ -113,7 +113,7 @@ def _flood_first_tiles(g, rng):
     g[P_FDRAW_N] = n
 
 
-@compiled
+@compiled(counted=False)
 def _deal_treasures(g, rng, players):
     """R-SETUP-4: the treasure deck (R-TDECK, or the variant's) shuffled, 2 cards dealt per seat,
     Waters Rise! replaced."""

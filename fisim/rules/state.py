@@ -172,7 +172,7 @@ def restore(sp, pub):
             sp[i] = pub[i]
 
 
-@compiled
+@compiled(counted=False)
 def hand_size(pub, s):
     n = 0
     for k in range(N_HAND_KINDS):
@@ -180,7 +180,7 @@ def hand_size(pub, s):
     return n
 
 
-@compiled
+@compiled(counted=False)
 def holders_mask(pub, kind):
     """Bitmask of the seats that hold at least one card of `kind`."""
     m = 0
@@ -202,7 +202,7 @@ def popcount(m):
     return bit_count(m)
 
 
-@compiled
+@compiled(counted=False)
 def copy_into(dst, src):
     """dst[:] = src, item by item: a slice assignment compiles Numba's shape-mismatch error with it,
     over a second of compiling in every process that compiles one."""

@@ -314,7 +314,7 @@ def flood_layer(pub, tile):
     return pub[P_FLAYER + tile]
 
 
-@compiled
+@compiled(counted=False)
 def flood_draw_mask(pub):
     """Bitmask of the tile ids whose flood card is in the flood draw pile (R-INFO: its contents are
     public, its order is not): every tile's card but those in the flood discard and, unless switch

@@ -31,7 +31,7 @@ from fisim.rules.view import flood_draw_mask
 WORLD_SIZE = LOG + 1    # a game array without room for a transcript
 
 
-@compiled
+@compiled(counted=False)
 def sample_world(pub, mem, g, streams, seed):
     """Fill game array g (WORLD_SIZE ints) with pub, the policy memory `mem` and draw piles dealt
     at random, and `streams` with the world's own random streams from `seed`. The placement
@@ -60,7 +60,7 @@ def sample_world(pub, mem, g, streams, seed):
         shuffle(g[H_FPILE + first:H_FPILE + n], n - first, deal)
 
 
-@compiled
+@compiled(counted=False)
 def rollout_world(pub, mem, g, streams, seed):
     """sample_world, except that a `pub` running through the hidden piles (the engine hands that
     to the clairvoyant reference only) puts the piles in their true order. The world's streams
