@@ -10,13 +10,13 @@ import pytest
 SKILL_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_skill_report.sh"
 
 
-def start_skill_report(tmp_path, status):
+def start_skill_report(tmp_path, status, seconds):
     """make_skill_report.sh --quick in its own process group, its `fisim` a stand-in that marks its
-    start, waits two seconds and exits with `status`."""
+    start, waits `seconds` and exits with `status`."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "fisim"
-    fake.write_text(f'#!/bin/sh\ntouch "{tmp_path}/started"\nsleep 2\nexit {status}\n')
+    fake.write_text(f'#!/bin/sh\ntouch "{tmp_path}/started"\nsleep {seconds}\nexit {status}\n')
     fake.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
            "OUT": str(tmp_path / "out")}
@@ -29,7 +29,7 @@ def recorded_seconds(tmp_path):
 
 
 def test_a_failed_run_keeps_its_seconds(tmp_path):
-    run = start_skill_report(tmp_path, status=3)
+    run = start_skill_report(tmp_path, status=3, seconds=2)
     assert run.wait(timeout=60) == 3
     assert recorded_seconds(tmp_path) >= 1
 
@@ -37,7 +37,7 @@ def test_a_failed_run_keeps_its_seconds(tmp_path):
 @pytest.mark.parametrize("sig,status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
 def test_an_interrupted_run_keeps_its_seconds(tmp_path, sig, status):
     """The page's time sums every run that played into a store, a run stopped half-way included."""
-    run = start_skill_report(tmp_path, status=0)
+    run = start_skill_report(tmp_path, status=0, seconds=60)      # stopped in its first command, however slow the machine
     deadline = time.monotonic() + 30
     while not (tmp_path / "started").exists():
         assert time.monotonic() < deadline, "the stand-in fisim never started"
