@@ -21,7 +21,13 @@ def start_skill_report(tmp_path, status, seconds):
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
            "OUT": str(tmp_path / "out")}
     return subprocess.Popen(["bash", str(SKILL_SCRIPT), "--quick"], env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_as_in_a_terminal)
+
+
+def _as_in_a_terminal():
+    """SIGINT's default action, as in a terminal: tests run in the background (`cmd &` in a script)
+    inherit SIGINT ignored, which bash can then not trap, nor its commands receive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def recorded_seconds(tmp_path):
@@ -37,7 +43,7 @@ def test_a_failed_run_keeps_its_seconds(tmp_path):
 @pytest.mark.parametrize("sig,status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
 def test_an_interrupted_run_keeps_its_seconds(tmp_path, sig, status):
     """The page's time sums every run that played into a store, a run stopped half-way included."""
-    run = start_skill_report(tmp_path, status=0, seconds=60)      # stopped in its first command, however slow the machine
+    run = start_skill_report(tmp_path, status=0, seconds=60)     # stopped in its first command however slow
     deadline = time.monotonic() + 30
     while not (tmp_path / "started").exists():
         assert time.monotonic() < deadline, "the stand-in fisim never started"
