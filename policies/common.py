@@ -40,7 +40,7 @@ def spread_all(pub, cells):
     return out
 
 
-@compiled
+@compiled(counted=False)
 def field(pub, targets, role, out):
     """out[c] = the fewest actions a pawn of `role` on cell c needs to stand on one of `targets`
     (R-ACT-MOVE; Explorer diagonal, Diver through flooded/sunk cells as the switches allow; the
@@ -92,7 +92,7 @@ def flood_count(pub, level):
     return view.flood_draws_at(pub, level)
 
 
-@compiled
+@compiled(counted=False)
 def team_count(pub, kind):
     n = 0
     for s in range(view.players(pub)):
@@ -100,7 +100,7 @@ def team_count(pub, kind):
     return n
 
 
-@compiled
+@compiled(counted=False)
 def p_waters_rise(pub):
     """Probability that the next two treasure cards include a Waters Rise! (from the counts)."""
     n = view.treasure_pile_size(pub)
@@ -113,7 +113,7 @@ def p_waters_rise(pub):
     return 1.0 - safe
 
 
-@compiled
+@compiled(counted=False)
 def pile_layers(pub, tops):
     """For the cards in the flood draw pile (sunk tiles' too under switch sunk-card-stays),
     tops[0] = the highest layer present (0: none), tops[1] = cards in that layer, tops[2] = cards
@@ -136,7 +136,7 @@ def pile_layers(pub, tops):
     tops[2] = layered
 
 
-@compiled
+@compiled(counted=False)
 def next_card_prob(pub, tile, tops):
     """Probability that the next flood card drawn is `tile`'s (0 if it is in the discard)."""
     if view.in_flood_discard(pub, tile):
@@ -151,7 +151,7 @@ def next_card_prob(pub, tile, tops):
     return 1.0 / n
 
 
-@compiled
+@compiled(counted=False)
 def sink_risk(pub, risk, with_draw):
     """risk[c] for each flooded cell c: the probability that its flood card is drawn in the coming
     flood phase (so that it sinks), after the treasure draw if `with_draw` (a Waters Rise! puts
@@ -208,7 +208,7 @@ def sink_risk(pub, risk, with_draw):
             risk[c] = (1.0 - pwr) * p0 + pwr * p1
 
 
-@compiled
+@compiled(counted=False)
 def tile_importance(pub, cell, captured, base):
     """How much the team loses if the tile on `cell` sinks: the game for Fools' Landing or the
     last temple of an uncaptured treasure (R-LOSE), a lot for a temple whose twin is flooded, less
@@ -240,7 +240,7 @@ def tile_importance(pub, cell, captured, base):
     return v
 
 
-@compiled
+@compiled(counted=False)
 def best_flooded(pub, captured):
     """The flooded cell that matters most (importance), or -1."""
     flooded = view.flooded_cells(pub) & view.existing_cells(pub)
@@ -255,7 +255,7 @@ def best_flooded(pub, captured):
     return best
 
 
-@compiled
+@compiled(counted=False)
 def collector(pub, t):
     """The seat holding the most cards of treasure t (the lowest seat on ties)."""
     best = 0
@@ -268,7 +268,7 @@ def collector(pub, t):
     return best
 
 
-@compiled
+@compiled(counted=False)
 def offers(options, n, kind):
     """Whether any of the n options is of type `kind` (fisim.rules.options)."""
     for i in range(n):
@@ -296,7 +296,7 @@ def lift_chosen(mem, i, dest):
     return i
 
 
-@compiled
+@compiled(counted=False)
 def remembered_destination(options, n, mem):
     """At a LIFT_DEST decision: the index of the destination `lift_chosen` kept."""
     for i in range(n):

@@ -151,12 +151,12 @@ FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 Tables = namedtuple("Tables", ["w", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
 
 
-@compiled
+@compiled(counted=False)
 def decide(pub, options, n, mem, rng):
     return decide_with(pub, options, n, mem, HAND_SET)
 
 
-@compiled
+@compiled(counted=False)
 def decide_with(pub, options, n, mem, w):
     """expert's decision with the evaluation's weights w (WEIGHTS.constant, compiled for its
     values, or an array WEIGHTS made): `tuned` plays this with its learned values."""
@@ -262,7 +262,7 @@ def _keep(top, count, i, dest, v):
     return min(count + 1, k)
 
 
-@compiled
+@compiled(counted=False)
 def _prepare(pub, kind, risk, importance, shore_cells, w):
     """Fill the decision's tables (Tables): risk and importance, and at an action the tracked
     flooded tiles (their rows are made when first read); returns how many are tracked."""
@@ -299,7 +299,7 @@ def _stake(importance, risk, c, w):
     return importance * (risk[c] + w[BASE_RISK])
 
 
-@compiled
+@compiled(counted=False)
 def _lift_targets(pub, seats, kind, has_swim, lift_to_landing):
     """The destinations worth scoring for a Helicopter Lift of `seats`: at a swim any (unless the
     swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in
@@ -404,7 +404,7 @@ def _hands(pub, after, active, v, w):
     return v, nheli
 
 
-@compiled
+@compiled(counted=False)
 def _cheapest_card(after, s, nheli, nsand, w):
     """What the team loses when seat s drops its least valuable card (roughly)."""
     caps = view.captured_mask(after)
@@ -619,7 +619,7 @@ def _field_row(pub, tables, row, source, targets, role):
 
 # --- windows ---
 
-@compiled
+@compiled(counted=False)
 def _window(pub, options, n, w):
     """PASS, or a Sandbags on a tile that matters and may be drawn next."""
     first = n                   # Sandbags plays come last in the (ascending) option list
