@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.commands import FISIM, run
+from support.commands import FISIM, as_from_a_terminal, run
 from support.commands import in_process as cli
 
 import fisim
@@ -369,13 +369,8 @@ def test_ctrl_c_stops_a_policy_stuck_in_a_loop(misbehaving, tmp_path, out):
     """... and leaves no file behind, not even a temporary one (--out's, once named as it was written)."""
     from fisim.simulation import simulate
     assert len(simulate(players=1, rules="solo", policy=str(misbehaving), games=1)) == 1  # compiled; alone it returns
-    # as from a terminal: Ctrl-C not ignored, whatever this test run inherited (a job started in the
-    # background by a script ignores it, and so would every process it starts)
-    as_from_a_terminal = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                          "os.execv(sys.argv[1], sys.argv[1:])")
-    proc = subprocess.Popen([sys.executable, "-c", as_from_a_terminal, str(FISIM), "simulate", "--players", "4",
-                             "--policy", misbehaving, "--games", "10", "--threads", "1",
-                             *(["--out", out] if out else [])],
+    proc = subprocess.Popen(as_from_a_terminal(FISIM, "simulate", "--players", "4", "--policy", misbehaving,
+                                               "--games", "10", "--threads", "1", *(["--out", out] if out else [])),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
     # a cached start uses under 2 s of processor time: past 5 s, the child is in the policy's loop
     deadline = time.time() + 120

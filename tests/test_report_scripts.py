@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.commands import as_from_a_terminal
 
 SKILL_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_skill_report.sh"
 
@@ -20,14 +21,8 @@ def start_skill_report(tmp_path, status, seconds):
     fake.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
            "OUT": str(tmp_path / "out")}
-    return subprocess.Popen(["bash", str(SKILL_SCRIPT), "--quick"], env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_as_in_a_terminal)
-
-
-def _as_in_a_terminal():
-    """SIGINT's default action, as in a terminal: tests run in the background (`cmd &` in a script)
-    inherit SIGINT ignored, which bash can then not trap, nor its commands receive."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    return subprocess.Popen(as_from_a_terminal("bash", SKILL_SCRIPT, "--quick"), env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def recorded_seconds(tmp_path):

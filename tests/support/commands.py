@@ -14,6 +14,14 @@ def run(*args, cwd=None, timeout=600):
     return subprocess.run([str(FISIM), *args], capture_output=True, text=True, cwd=cwd, timeout=timeout)
 
 
+def as_from_a_terminal(*argv):
+    """The command line that runs `argv` as from a terminal: with Ctrl-C's default action, whatever
+    this test run inherited (a job started in the background by a script ignores SIGINT, and so
+    would every process it starts: bash could not even trap it)."""
+    return [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+            "os.execvp(sys.argv[1], sys.argv[1:])", *map(str, argv)]
+
+
 def in_process(capsys, *args):
     """(exit status, stdout, stderr) of `fisim ARGS` run by fisim.cli.main in this process."""
     try:
