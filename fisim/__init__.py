@@ -15,13 +15,15 @@ Each imports what it needs when called, so that `import fisim` (and the command 
 stays fast. The modules that do the work are named for what they do (fisim.sweeping,
 fisim.comparison, fisim.reporting, fisim.tuning), never like a function of the API.
 """
-__version__ = "0.1.0"
+from fisim import defaults
+from fisim.version import VERSION as __version__  # noqa: F401  (the package's version, as tools read it)
 
 API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune")
 
 
-def simulate(level="normal", players=3, team=None, layout="standard", policy="planner", rules=(), games=10_000,
-             seed=0, threads=None, first_game=0, progress=None, repeat=0):
+def simulate(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
+             policy=defaults.POLICY, rules=(), games=defaults.SIMULATE_GAMES, seed=0, threads=None, first_game=0,
+             progress=None, repeat=0):
     """Play games first_game .. first_game+games-1 of one setting; a DataFrame of one row per game
     (the columns of `fisim simulate --out`).
 
@@ -46,8 +48,9 @@ def summary(games):
     return tally(games)
 
 
-def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", teams="random", layouts="standard",
-          policies="planner", rules="official", sets=(), games=None, ci=None, max_games=10_000_000, seed=0,
+def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random",
+          layouts=defaults.LAYOUT, policies=defaults.POLICY, rules="official", sets=(), games=None, ci=None,
+          max_games=defaults.CI_MAX_GAMES, seed=0,
           threads=None, per_game=False, chunk_games=50_000, report=True):
     """Play every cell of a grid of settings into the results store `out`, as `fisim sweep` does,
     and return load(out): one row per cell with its games, win rate and 95% interval.
@@ -55,7 +58,7 @@ def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", te
     Each axis takes what the command line takes, a string ("novice..elite", "2,4",
     "diver+pilot,engineer+explorer", "standard,skull-island", "official,heli-all") or a list of
     values; `teams` "random", "all" or teams; `sets` --set axes ("waters_rise=2..5"). Each cell
-    plays `games` games (default 20,000), or with `ci` until its interval's half-width is at most
+    plays `games` games (default: defaults.SWEEP_GAMES), or with `ci` until its interval's half-width is at most
     `ci` (at most `max_games`). The store resumes and extends as the command's does. `report`:
     also write out/report/ (HTML, Markdown, figures). A bad value raises ConfigError in one line."""
     from fisim.errors import ConfigError
@@ -63,7 +66,7 @@ def sweep(out="fisim-results", *, levels="novice..legendary", players="2..4", te
     from fisim.sweeping import LocalBackend, run_sweep
     if games is not None and ci is not None:
         raise ConfigError("give games or ci, not both")
-    target = {"ci": float(ci), "max_games": max_games} if ci is not None else {"games": games or 20_000}
+    target = {"ci": float(ci), "max_games": max_games} if ci is not None else {"games": games or defaults.SWEEP_GAMES}
     cells = sweep_cells(levels, players, teams, layouts, policies, rules, sets)
     frame = run_sweep(cells, out, seed, target, per_game, LocalBackend(threads), chunk_games=chunk_games)
     if report:
@@ -105,8 +108,9 @@ def report(path, out=None, formats=("html", "md", "png"), title=None):
     return write_report(path, out, parse_formats(formats if isinstance(formats, str) else ",".join(formats)), title)
 
 
-def tune(param, target, *, values=None, level="normal", players=3, team=None, layout="standard", policy="planner",
-         rules=(), seed=0, repeat=0, max_games=64_000, out="fisim-tune", threads=None):
+def tune(param, target, *, values=None, level=defaults.LEVEL, players=defaults.PLAYERS, team=None,
+         layout=defaults.LAYOUT, policy=defaults.POLICY, rules=(), seed=0, repeat=0, max_games=defaults.TUNE_MAX_GAMES,
+         out=defaults.TUNE_OUT, threads=None):
     """Find the value of `param` (start_level, or a rule number such as waters_rise or hand_limit)
     whose win rate is closest to `target` in one setting, as `fisim tune` does, playing into the
     store `out` (reused by a tune run again). `values` the values to search ('2..5', '4,5,6' or a

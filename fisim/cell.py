@@ -15,10 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
+from fisim import defaults
 from fisim.errors import EngineError
 from fisim.rules.config import GameConfig, make_config, rules_label
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
-from policies import DEFAULT, full_name, labelled, load_policy
+from policies import full_name, labelled, load_policy
 
 CHUNK = 1 << 18         # the games play_chunks plays at a time
 
@@ -35,7 +36,8 @@ class Cell:
     repeat: int = 0      # the policy stream's repeat index (0: the games as dealt)
 
     @classmethod
-    def of(cls, level="normal", players=3, team=None, layout="standard", policy=DEFAULT, rules=(), repeat=0):
+    def of(cls, level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
+           policy=defaults.POLICY, rules=(), repeat=0):
         """The cell of a setting given as simulate and replay take it (a level's name or water
         meter position, a team as a list or 'diver,pilot', rule switches and a variant file);
         a ConfigError (a LayoutError, a PolicyError) naming the first thing fisim cannot play."""

@@ -5,6 +5,7 @@ import itertools
 from dataclasses import replace
 from pathlib import Path
 
+from fisim import defaults
 from fisim.cell import Cell
 from fisim.limits import cut_range, is_whole
 from fisim.rules.config import (
@@ -189,8 +190,8 @@ def parse_policies(text):
     return names
 
 
-def sweep_cells(levels="novice..legendary", players="2..4", teams="random", layouts="standard", policies="expert",
-                rules="official", sets=()):
+def sweep_cells(levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random", layouts=defaults.LAYOUT,
+                policies=defaults.POLICY, rules="official", sets=()):
     """The cells of a sweep from its options as `fisim sweep` takes them (each a string such as
     "novice..elite" or "2,4", or a list of values); `sets` lists --set axes ("waters_rise=2..5")."""
     def text(value):

@@ -39,7 +39,9 @@ import pandas as pd
 
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference, pairing
+from fisim.defaults import FULL_LADDER
 from fisim.files import atomic_write
+from fisim.grid import parse_levels, parse_players
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, policy_labels, read_store
@@ -50,8 +52,10 @@ LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
 LADDER_STORE, DEALS_STORE = "ladder", "deals"
 PILOT_SECONDS = 0.5         # how long each policy plays (nothing stored) to measure its speed for the plan
-FULL_SIZE = (f"--levels novice..legendary --players 2..4 --games 2000 --policies {','.join(LADDER)} "
-             "--clairvoyant 32 --deals 500 --repeats 20 --replayer search:8")     # the README's ladder
+# the README's ladder, as a command line
+FULL_SIZE = (f"--levels {FULL_LADDER['levels']} --players {FULL_LADDER['players']} --games {FULL_LADDER['games']} "
+             f"--policies {','.join(LADDER)} --clairvoyant {FULL_LADDER['clairvoyant']} --deals {FULL_LADDER['deals']} "
+             f"--repeats {FULL_LADDER['repeats']} --replayer {FULL_LADDER['replayer']}")
 
 
 def ladder_cells(levels, players, policies):
@@ -409,8 +413,9 @@ def format_plan(rows, speeds, threads, settings):
         total += seconds
         lines.append(f"  {what:<24}{games:>10,} games {speeds[policy]:>12,.1f}/s   {duration_text(seconds)}")
     lines.append(f"  total: {duration_text(total)} (a resumed ladder plays only what its stores lack)")
-    full = plan(["novice", "normal", "elite", "legendary"], [2, 3, 4], [*LADDER, "clairvoyant:32"], 2000,
-                ["search:8"], 500, 20)
+    full = plan(parse_levels(FULL_LADDER["levels"]), parse_players(FULL_LADDER["players"]),
+                [*LADDER, f"clairvoyant:{FULL_LADDER['clairvoyant']}"], FULL_LADDER["games"], [FULL_LADDER["replayer"]],
+                FULL_LADDER["deals"], FULL_LADDER["repeats"])
     if all(policy in speeds for _, policy, _ in full):
         took = duration_text(sum(games / speeds[policy] / threads for _, policy, games in full))
         lines.append(f"the full-size ladder (the README's, {took} here): fisim ladder {FULL_SIZE}")

@@ -10,22 +10,22 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
+from fisim import defaults
 from fisim.cell import Cell, play_chunks
 from fisim.errors import ConfigError
 from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.results.games import games_frame
 from fisim.rules.config import RULES_VERSION
 from fisim.rules.state import R_SIZE
-from policies import DEFAULT as DEFAULT_POLICY
 
 
-def simulate(level="normal", players=3, team=None, layout="standard", policy=DEFAULT_POLICY, rules=(),
-             games=10_000, seed=0, threads=None, first_game=0, progress=None, repeat=0):
+def simulate(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
+             rules=(), games=defaults.SIMULATE_GAMES, seed=0, threads=None, first_game=0, progress=None, repeat=0):
     """Play games first_game .. first_game+games-1 of one setting; one row per game.
 
     `team` is None (a random team each game, as the box deals), a list of role names or
     'diver,pilot'; `layout` a built-in name or a layout file; `policy` a registry name or a .py
-    file (default: planner); `rules` rule switch names;
+    file (default: defaults.POLICY); `rules` rule switch names;
     `repeat` replays the same deals with another policy stream (fisim.rules.rng; 0: the games as dealt).
     `progress(n)` is called as each block of n games finishes."""
     rules = (rules,) if isinstance(rules, str) else rules

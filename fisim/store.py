@@ -37,7 +37,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-import fisim
 from fisim.errors import StoreError
 from fisim.files import atomic_write
 from fisim.limits import CHUNK_GAMES
@@ -46,6 +45,7 @@ from fisim.results.games import CAUSES, games_table
 from fisim.rules.config import RULES_VERSION
 from fisim.rules.constants import N_TILES, ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
+from fisim.version import VERSION
 from policies import full_name, load_policy
 
 STORE_FORMAT = 7            # 2: chunks describe themselves and are verified; a lock
@@ -107,7 +107,7 @@ def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES):
     # a built-in's data file (tuned's weights) enters under the policy's name, as a file's content
     data_files = {name: str(policy.DATA) for name, policy in loaded.items() if getattr(policy, "DATA", None)}
     return {
-        "store_format": STORE_FORMAT, "fisim_version": fisim.__version__, "rules_version": RULES_VERSION,
+        "store_format": STORE_FORMAT, "fisim_version": VERSION, "rules_version": RULES_VERSION,
         "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
         "files": {**{path: file_digest(path) for path in user_files},
                   **{name: file_digest(path) for name, path in data_files.items()}},

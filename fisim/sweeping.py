@@ -7,6 +7,7 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 """
 import gc
 
+from fisim import defaults
 from fisim.cell import play
 from fisim.errors import BackendError, EngineError
 from fisim.limits import CHUNK_GAMES
@@ -157,7 +158,7 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
     playing: "resuming: 16,000 of 60,000 games stored", or "nothing to play: the store is
     complete". Ctrl-C raises Interrupted with the games kept. The store is locked while the sweep
     runs."""
-    target = target or {"games": 10_000}
+    target = target or {"games": defaults.SWEEP_GAMES}
     store = Store(out)
     backend = backend or LocalBackend()
     progress = progress or (lambda games, cells_done: None)

@@ -26,6 +26,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
+from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError
 from fisim.grid import cell_with_number, parse_layouts, parse_policies
@@ -36,7 +37,6 @@ from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import Store, manifest_for
 from fisim.sweeping import play_chunk, replace_rejected
-from policies import DEFAULT
 
 START_LEVEL = "start_level"
 PARAMS = (START_LEVEL, *(k for k in PARAMETERS if k != "meter"))
@@ -159,8 +159,8 @@ def parse_values(text, allowed):
     return values
 
 
-def setting(param, level="normal", players=3, team=None, layout="standard", policy=DEFAULT, rules=(), repeat=0,
-            values=None):
+def setting(param, level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
+            policy=defaults.POLICY, rules=(), repeat=0, values=None):
     """(the Cell of the setting to tune, the values to search): `values` as --values takes them
     ('a..b' or 'a,b,c', or a list), by default every value the setting allows; ConfigError
     naming a bad parameter, setting or value."""

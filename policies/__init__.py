@@ -39,7 +39,6 @@ BUILTIN = {"random": "policies.random", "passive": "policies.passive", "greedy":
 SEES_DECKS = ("clairvoyant",)   # built-in references handed the hidden piles (R-INFO does not hold)
 LEGAL = tuple(name for name in BUILTIN if name not in SEES_DECKS)
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
-DEFAULT = "planner"         # what sweep, simulate, tune and the Python API play unless told otherwise
 PUBLISHED = "planner"       # who played the published reports (reports/), expert's games beside its own
 # weakest to strongest: fisim ladder
 LADDER = ("random", "passive", "greedy", "expert", "tuned", "planner", "search:8", "tuned-search:8", "search:32",

@@ -13,8 +13,9 @@ from support.commands import run
 from support.reports import fake_store
 
 import fisim
-from fisim import grid
+from fisim import defaults, grid
 from fisim.cell import Cell, play, play_chunks
+from fisim.cli import cli
 from fisim.comparison import compare, paired_difference, pairing
 from fisim.results.games import games_frame, write_games
 from fisim.rules.config import SWITCHES
@@ -23,7 +24,7 @@ from fisim.simulation import frames, simulate
 from fisim.stats import Z95
 from fisim.store import Store
 from fisim.sweeping import run_sweep
-from policies import BUILTIN, CLAIRVOYANT_NOTE, DEFAULT, PUBLISHED, load_policy
+from policies import BUILTIN, CLAIRVOYANT_NOTE, PUBLISHED, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
@@ -38,14 +39,29 @@ def flat(text):
 
 # --- defaults and help -----------------------------------------------------------------------
 
-def test_simulate_replay_and_the_api_play_the_sweeps_default_policy():
-    assert DEFAULT == "planner"
+def test_every_command_and_api_function_reads_its_defaults_from_one_module():
+    """fisim.defaults is the one place a default is written: the Python API's arguments and the
+    command line's options are those values."""
     for function, name in ((simulate, "policy"), (fisim.simulate, "policy"), (fisim.sweep, "policies"),
                            (fisim.tune, "policy")):
-        assert inspect.signature(function).parameters[name].default == DEFAULT, function.__qualname__
+        assert inspect.signature(function).parameters[name].default == defaults.POLICY, function.__qualname__
+    assert inspect.signature(fisim.simulate).parameters["games"].default == defaults.SIMULATE_GAMES
+    assert inspect.signature(fisim.sweep).parameters["levels"].default == defaults.LEVELS
+    assert inspect.signature(fisim.tune).parameters["max_games"].default == defaults.TUNE_MAX_GAMES
+    expected = {"simulate": {"policy": defaults.POLICY, "games": defaults.SIMULATE_GAMES, "level": defaults.LEVEL},
+                "replay": {"policy": defaults.POLICY},
+                "sweep": {"policies_text": defaults.POLICY, "levels": defaults.LEVELS,
+                          "players_text": defaults.PLAYER_COUNTS, "out": defaults.SWEEP_OUT},
+                "tune": {"policy": defaults.POLICY, "max_games": defaults.TUNE_MAX_GAMES},
+                "ladder": {"games": defaults.LADDER_GAMES, "deals": defaults.LADDER_DEALS,
+                           "replayer": defaults.REPLAYER, "out": defaults.LADDER_OUT}}
+    for command, options in expected.items():
+        params = {p.name: p.default for p in cli.commands[command].params}
+        for name, value in options.items():
+            assert params[name] == value, (command, name)
     for command in ("simulate", "replay"):
         text = flat(run(command, "--help").stdout)
-        assert f"[default: {DEFAULT}]" in text
+        assert f"[default: {defaults.POLICY}]" in text
         for name in BUILTIN:
             assert name in text.split("--policy")[1].split("--rules")[0], (command, name)
         assert CLAIRVOYANT_NOTE in text, command

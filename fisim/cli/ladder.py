@@ -3,34 +3,40 @@ import os
 
 import click
 
+from fisim import defaults
 from fisim.cli.options import POLICY_HELP, check_threads, policy_name, quiet_option
 from fisim.cli.sweep import run_cells
+from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from policies import CLAIRVOYANT_NOTE, LADDER, REPLAYS_ALIKE, sees_decks
 
 
 @click.command()
-@click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
-@click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
-@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+@click.option("--levels", default=defaults.LEVELS, show_default=True, help="Levels: a range a..b or a list a,b.")
+@click.option("--players", "players_text", default=defaults.PLAYER_COUNTS, show_default=True,
+              help="Player counts: 2..4, 2,4 or 3.")
+@click.option("--games", default=defaults.LADDER_GAMES, show_default=True,
+              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Games per level and player count for every policy: deals 0.. of the seed, the same for all "
-                   "(the defaults play in minutes; the README's full-size ladder, --games 2000 --deals 500 "
-                   "--repeats 20, in hours).")
+                   f"(the defaults play in minutes; the README's full-size ladder, --games {FULL_LADDER['games']} "
+                   f"--deals {FULL_LADDER['deals']} --repeats {FULL_LADDER['repeats']}, in hours).")
 @click.option("--policies", "policies_text", default=",".join(LADDER), show_default=True,
               help="The ladder's legal policies, weakest first. " + POLICY_HELP)
 @click.option("--clairvoyant", "clairvoyant", default=None, type=click.IntRange(min=1), metavar="N",
               help=f"Budget of the clairvoyant reference clairvoyant:N [default: its own, 32]; it {CLAIRVOYANT_NOTE}.")
 @click.option("--no-clairvoyant", is_flag=True, help="Leave the clairvoyant reference out.")
-@click.option("--deals", default=20, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+@click.option("--deals", default=defaults.LADDER_DEALS, show_default=True,
+              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Per-deal difficulty: replay the first DEALS deals of each level and player count ...")
-@click.option("--repeats", default=5, show_default=True, type=click.IntRange(min=2, max=MAX_REPEAT),
+@click.option("--repeats", default=defaults.LADDER_REPEATS, show_default=True,
+              type=click.IntRange(min=2, max=MAX_REPEAT),
               help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
-@click.option("--replayer", default="search:8", show_default=True, metavar="POLICY",
+@click.option("--replayer", default=defaults.REPLAYER, show_default=True, metavar="POLICY",
               help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
 @click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
-@click.option("--out", default="fisim-ladder", show_default=True, metavar="DIR",
+@click.option("--out", default=defaults.LADDER_OUT, show_default=True, metavar="DIR",
               help="Results directory: the stores DIR/ladder and DIR/deals (resumable), tables, figures, ladder.md.")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @quiet_option("progress bar")

@@ -4,12 +4,13 @@ import logging
 
 import click
 
+from fisim import defaults
 from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, DEFAULT, LEGAL, PUBLISHED
+from policies import CLAIRVOYANT_NOTE, LEGAL, PUBLISHED
 
 POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {PUBLISHED} played the published reports; "
                "tuned is expert with weights tuned against the win rate, a few points stronger at the same "
@@ -36,16 +37,16 @@ def check_threads(threads):
 def setting_options(f):
     """The options that fix one setting, shared by `simulate`, `replay` and `tune`."""
     options = [
-        click.option("--level", default="normal", show_default=True, metavar="LEVEL",
+        click.option("--level", default=defaults.LEVEL, show_default=True, metavar="LEVEL",
                      help=f"Starting water level: {', '.join(LEVELS)}, or a water meter position from 1 to "
                           f"{MAX_SKULL - 1} below the skull (1 to 9 with the official meter; docs/model.md)."),
-        click.option("--players", default=3, show_default=True, type=int,
+        click.option("--players", default=defaults.PLAYERS, show_default=True, type=int,
                      help="Number of players, 2-4 (1 with --rules solo)."),
         click.option("--team", default=None, metavar="ROLE,ROLE,...",
                      help="Fix the adventurers in seat order; default: a random team each game."),
-        click.option("--layout", default="standard", show_default=True, metavar="NAME|FILE",
+        click.option("--layout", default=defaults.LAYOUT, show_default=True, metavar="NAME|FILE",
                      help="A built-in island (see `fisim layouts`) or a layout file."),
-        click.option("--policy", default=DEFAULT, show_default=True, metavar="NAME|FILE", help=POLICY_HELP),
+        click.option("--policy", default=defaults.POLICY, show_default=True, metavar="NAME|FILE", help=POLICY_HELP),
         click.option("--rules", "rules", multiple=True, metavar="SWITCH|FILE.toml",
                      help="Rules, repeatable to combine switches: " + RULES_HELP),
         click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED),

@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from fisim import defaults
 from fisim.cli.options import (
     TABLE_FORMATS,
     cell_of,
@@ -32,7 +33,8 @@ def _check_out_file(out):
 
 @click.command()
 @setting_options
-@click.option("--games", default=10_000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+@click.option("--games", default=defaults.SIMULATE_GAMES, show_default=True,
+              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Number of games.")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option("--out", default=None, metavar="FILE.parquet|FILE.csv", help="Write one row per game.")

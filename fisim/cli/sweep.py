@@ -4,23 +4,24 @@ import sys
 
 import click
 
+from fisim import defaults
 from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
 from fisim.cli.report import make_report
 from fisim.errors import ConfigError
 from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
-from policies import DEFAULT
 
 
 @click.command()
-@click.option("--levels", default="novice..legendary", show_default=True, help="Levels: a range a..b or a list a,b.")
-@click.option("--players", "players_text", default="2..4", show_default=True, help="Player counts: 2..4, 2,4 or 3.")
+@click.option("--levels", default=defaults.LEVELS, show_default=True, help="Levels: a range a..b or a list a,b.")
+@click.option("--players", "players_text", default=defaults.PLAYER_COUNTS, show_default=True,
+              help="Player counts: 2..4, 2,4 or 3.")
 @click.option("--teams", default="random", show_default=True,
               help="random (a random team each game), all (every team of each size), or teams like "
                    "diver+pilot,engineer+explorer+messenger.")
-@click.option("--layouts", "layouts_text", default="standard", show_default=True,
+@click.option("--layouts", "layouts_text", default=defaults.LAYOUT, show_default=True,
               help="Islands: names, all, or layout files.")
-@click.option("--policies", "policies_text", default=None,
-              help=f"Policies to compare, comma-separated (default: {DEFAULT}). " + POLICY_HELP)
+@click.option("--policies", "policies_text", default=defaults.POLICY, show_default=True,
+              help="Policies to compare, comma-separated. " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
               help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue,"
                    "hard.toml+heli-all. " + RULES_HELP)
@@ -28,13 +29,15 @@ from policies import DEFAULT
               help="A parameter axis, repeatable: one more cell per value of a rule number a variant file "
                    "sets (waters_rise=2..5, hand_limit=4,5,6; not the meter), each changing only that number "
                    "from each --rules item, played on the same deals as it where the random streams allow.")
-@click.option("--games", default=None, type=click.IntRange(min=1), help="Games per cell [default: 20000].")
+@click.option("--games", default=None, type=click.IntRange(min=1),
+              help=f"Games per cell [default: {defaults.SWEEP_GAMES}].")
 @click.option("--ci", "ci", default=None, type=click.FloatRange(min=0, min_open=True, max=0.5),
               help="Instead of --games: play each cell until its 95% interval's half-width is at most this.")
-@click.option("--max-games", default=10_000_000, show_default=True, type=click.IntRange(min=1),
+@click.option("--max-games", default=defaults.CI_MAX_GAMES, show_default=True, type=click.IntRange(min=1),
               help="With --ci: stop a cell here even if its interval is wider.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
-@click.option("--out", default="fisim-results", show_default=True, metavar="DIR", help="Results directory (resumable).")
+@click.option("--out", default=defaults.SWEEP_OUT, show_default=True, metavar="DIR",
+              help="Results directory (resumable).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Local threads (default: all cores).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the chunks on this Dask cluster.")
 @click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
@@ -50,16 +53,15 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
-    from policies import DEFAULT
     if games is not None and ci is not None:
         raise ConfigError("give --games or --ci, not both")
     if scheduler and dask_local:
         raise ConfigError("give --scheduler or --dask-local, not both")
     if ci is not None and not 0 < ci <= 0.5:
         raise ConfigError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
-    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or 20_000}
+    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or defaults.SWEEP_GAMES}
     limit = target.get("games", max_games)
-    cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text or DEFAULT, rules_text, sets)
+    cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text, rules_text, sets)
     from fisim.results.chunks import chunk_count  # (it loads pandas: after the quick checks)
     if chunk_count(limit, chunk_games) > MAX_CHUNKS:
         raise ConfigError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "

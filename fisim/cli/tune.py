@@ -3,6 +3,7 @@ import sys
 
 import click
 
+from fisim import defaults
 from fisim.cli.options import (
     TABLE_FORMATS,
     cell_of,
@@ -24,9 +25,10 @@ from fisim.limits import MAX_SIMULATE_GAMES
 @click.option("--values", "values_text", default=None, metavar="A..B|A,B,...",
               help="The values to search, in which the win rate is monotone [default: every value the setting allows].")
 @setting_options
-@click.option("--max-games", default=64_000, show_default=True, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+@click.option("--max-games", default=defaults.TUNE_MAX_GAMES, show_default=True,
+              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="The budget: games per value at most (rounds of 1,000, 2,000, 4,000 ... games).")
-@click.option("--out", default="fisim-tune", show_default=True, metavar="DIR",
+@click.option("--out", default=defaults.TUNE_OUT, show_default=True, metavar="DIR",
               help="Results directory: the games of every value probed (resumable, reused by a tune run again).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @click.option("--format", "fmt", default="text", show_default=True, metavar="FORMAT",

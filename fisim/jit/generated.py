@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numba
 
-import fisim
 import policies
+from fisim.version import VERSION
 
-_PACKAGE_DIR = Path(fisim.__file__).parent
+_PACKAGE_DIR = Path(__file__).parent.parent       # fisim/
 _POLICIES_DIR = Path(policies.__file__).parent
 ENGINE = '''"""fisim: the rules engine, for every policy (generated; safe to delete)."""
 from numba import njit
@@ -101,7 +101,7 @@ def _policy_sources(policy):
 def source_key(policy=None):
     """A hash of everything a generated module compiles: the engine's sources, and the policy's if
     given, each as this process first read it (_digest)."""
-    h = hashlib.sha256(f"{fisim.__version__} numba {numba.__version__}".encode())
+    h = hashlib.sha256(f"{VERSION} numba {numba.__version__}".encode())
     for path in _engine_sources():
         h.update(_digest(path))
     for path, module in _policy_sources(policy) if policy else []:

@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 from numba import config, types
 
-import fisim
 import policies
 from fisim.errors import EngineError
 from fisim.jit import generated
@@ -195,7 +194,8 @@ def _argument(step):
 
 def _child(unit):
     """A child process compiling `unit` into the cache (this package on its path)."""
-    path = os.pathsep.join([str(Path(fisim.__file__).parent.parent)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    root = str(Path(__file__).parent.parent.parent)     # the folder that holds the package
+    path = os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     return subprocess.Popen([sys.executable, "-m", "fisim.jit.runners", *map(_argument, unit)],
                             env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)

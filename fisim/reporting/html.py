@@ -7,7 +7,7 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
-import fisim
+from fisim.version import VERSION
 
 TEXT_HEADERS = {"", "Players", "Level", "Team", "Layout", "Rules", "Policy", "Significant"}
 
@@ -32,5 +32,5 @@ def embed(kind, payload, size):
 
 def render(report, images, store_name):
     """The HTML text of a Report; `images` maps section id -> embed(...)."""
-    return template().render(report=report, images=images, version=fisim.__version__, store=store_name,
+    return template().render(report=report, images=images, version=VERSION, store=store_name,
                              text_headers=TEXT_HEADERS)

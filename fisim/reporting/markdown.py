@@ -2,7 +2,7 @@
 files beside it (figures/<section>.png or .svg), readable on a repository page."""
 import re
 
-import fisim
+from fisim.version import VERSION
 
 
 def slug(title):
@@ -48,6 +48,6 @@ def render(report, figure_files, store_name):
                 out += [table(t), ""]
         if s.note:
             out += [s.note, ""]
-    out += ["---", "", f"Made by fisim {fisim.__version__} from the results store “{store_name}”; "
+    out += ["---", "", f"Made by fisim {VERSION} from the results store “{store_name}”; "
             "`fisim report` rebuilds it from the store without playing a game.", ""]
     return "\n".join(out)

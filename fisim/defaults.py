@@ -1,0 +1,19 @@
+"""What fisim plays when not told otherwise, in one place: the command line's options and the
+Python API's arguments both read these names, so a default changes here and nowhere else."""
+POLICY = "planner"              # who plays: every command and API function
+LEVEL = "normal"                # one setting (simulate, replay, tune)
+PLAYERS = 3
+LAYOUT = "standard"
+SIMULATE_GAMES = 10_000         # fisim simulate --games
+LEVELS = "novice..legendary"    # a sweep's or the ladder's axes
+PLAYER_COUNTS = "2..4"
+SWEEP_GAMES = 20_000            # games per cell of a sweep without --games or --ci
+CI_MAX_GAMES = 10_000_000       # with --ci: a cell stops here
+TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
+SWEEP_OUT, TUNE_OUT, LADDER_OUT = "fisim-results", "fisim-tune", "fisim-ladder"
+
+# The ladder: the defaults play in minutes; FULL_LADDER is the size the README quotes (hours of search).
+LADDER_GAMES, LADDER_DEALS, LADDER_REPEATS = 100, 20, 5
+REPLAYER = "search:8"           # replays the deals (a policy that draws on its random stream)
+FULL_LADDER = {"levels": LEVELS, "players": PLAYER_COUNTS, "games": 2000, "clairvoyant": 32, "deals": 500,
+               "repeats": 20, "replayer": REPLAYER}
