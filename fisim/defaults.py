@@ -10,7 +10,9 @@ PLAYER_COUNTS = "2..4"
 SWEEP_GAMES = 20_000            # games per cell of a sweep without --games or --ci
 CI_MAX_GAMES = 10_000_000       # with --ci: a cell stops here
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
-SWEEP_OUT, TUNE_OUT, LADDER_OUT = "fisim-results", "fisim-tune", "fisim-ladder"
+DESIGN_BUDGET = 2_000_000       # fisim design: games the search may play
+DESIGN_VERIFY_GAMES = 10_000    # fisim design: fresh games per cell of each candidate verified
+SWEEP_OUT, TUNE_OUT, LADDER_OUT, DESIGN_OUT = "fisim-results", "fisim-tune", "fisim-ladder", "fisim-design"
 
 # The ladder: the defaults play in minutes; FULL_LADDER is the size the README quotes (hours of search).
 LADDER_GAMES, LADDER_DEALS, LADDER_REPEATS = 100, 20, 5

@@ -1,0 +1,78 @@
+"""`fisim design`: the rule numbers whose win rates come closest to a difficulty curve."""
+import sys
+
+import click
+
+from fisim import defaults
+from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
+from fisim.designing import BEST, FEEL, TOLERANCE
+from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES
+
+
+def feel_options(f):
+    """One --NAME LOW..HIGH option per feel measure: a constraint of the search."""
+    for feel in reversed(FEEL.values()):
+        f = click.option(f"--{feel.name}", f"feel_{feel.name}", default=None, metavar="LOW..HIGH",
+                         help=f"A constraint: {feel.meaning}, within LOW..HIGH (as 10..20; an end may be left "
+                              "open: 10..).")(f)
+    return f
+
+
+@click.command()
+@click.option("--set", "sets", multiple=True, required=True, metavar="NUMBER=A..B",
+              help="A rule number and its range (or list: 4,5,6), repeatable: the keys of a variant file but the "
+                   "meter (treasure_cards, helicopter_lifts, sandbags, waters_rise, hand_limit, actions, draws, "
+                   "initial_floods, capture). Every tuple of the ranges is a candidate.")
+@click.option("--target", "target", required=True, metavar="LEVEL=RATE,...",
+              help="The win rate wanted at each level, as novice=0.85,normal=0.65,elite=0.40,legendary=0.20 "
+                   "(a level a name or a water meter position).")
+@click.option("--players", default=str(defaults.PLAYERS), show_default=True, metavar="N|A..B|each|pooled",
+              help="A player count; several (2..4 or 2,4: each held to the targets); each (2..4 each); or pooled "
+                   "(2..4 pooled: each deal played at every count, its wins averaged).")
+@click.option("--team", default=None, metavar="ROLE,ROLE,...",
+              help="Fix the adventurers in seat order (one player count); default: a random team each game.")
+@click.option("--layout", default=defaults.LAYOUT, show_default=True, metavar="NAME|FILE",
+              help="A built-in island (see `fisim layouts`) or a layout file.")
+@click.option("--policy", default=defaults.POLICY, show_default=True, metavar="NAME|FILE", help=POLICY_HELP)
+@click.option("--rules", "rules", multiple=True, metavar="SWITCH|FILE.toml",
+              help="The base rules the change is measured from, repeatable to combine switches: " + RULES_HELP)
+@click.option("--tolerance", default=TOLERANCE, show_default=True, type=float,
+              help="A candidate fits when every win rate is within this of its target; among those that fit, "
+                   "the smallest change from the base rules wins.")
+@feel_options
+@click.option("--budget", default=defaults.DESIGN_BUDGET, show_default=True,
+              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Games the search may play in all (rounds of 100, 200, 400 ... games per cell).")
+@click.option("--verify-games", default=defaults.DESIGN_VERIFY_GAMES, show_default=True,
+              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Fresh games per cell (level and player count) of each candidate verified, a multiple of 1,000.")
+@click.option("--best", default=BEST, show_default=True, type=click.IntRange(min=1, max=100),
+              help="How many of the best candidates to verify on fresh deals.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED - 1),
+              help="Master seed of the search; the verification plays the next seed's games.")
+@click.option("--out", default=defaults.DESIGN_OUT, show_default=True, metavar="DIR",
+              help="Results directory: the search's and the verification's games (resumable), design.json, "
+                   "candidates.csv/.json, curves.csv/.json and best.toml.")
+@click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
+@quiet_option("progress lines")
+def design(sets, target, players, team, layout, policy, rules, tolerance, budget, verify_games, best, seed, out,
+           threads, quiet, **feel):
+    """Find the rule numbers whose win rates come closest to a target per level: every tuple of the
+    --set ranges raced on the same deals, the best verified on fresh ones."""
+    from fisim import designing
+    check_threads(threads)
+    windows = {name.removeprefix("feel_"): window for name, window in feel.items() if window is not None}
+    plan = designing.plan(sets, target, players, team, layout, policy, rules, tolerance, windows, budget,
+                          verify_games, best, seed)
+
+    def note(text):
+        if not quiet:
+            click.echo(f"fisim: design: {text}", err=True)
+
+    try:
+        result = designing.run(plan, out, threads, note, warn=lambda text: click.echo(f"fisim: warning: {text}",
+                                                                                      err=True))
+    except KeyboardInterrupt:
+        click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume", err=True)
+        sys.exit(130)
+    click.echo(designing.format_design(result, out))
