@@ -10,15 +10,16 @@ The Python API does what the command line does, and returns pandas tables:
     compare    paired differences between a store's cells          (fisim compare)
     report     write a store's report                              (fisim report)
     tune       find the value of a parameter that gives a win rate (fisim tune)
+    design     find the rule numbers that give a win rate per level (fisim design)
 
 Each imports what it needs when called, so that `import fisim` (and the command line's --help)
 stays fast. The modules that do the work are named for what they do (fisim.sweeping,
-fisim.comparison, fisim.reporting, fisim.tuning), never like a function of the API.
+fisim.comparison, fisim.reporting, fisim.tuning, fisim.designing), never like a function of the API.
 """
 from fisim import defaults
 from fisim.version import VERSION as __version__  # noqa: F401  (the package's version, as tools read it)
 
-API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune")
+API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune", "design")
 
 
 def simulate(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
@@ -126,3 +127,22 @@ def tune(param, target, *, values=None, level=defaults.LEVEL, players=defaults.P
     base, values = setting(param, level, players, team, layout, policy, rules, repeat, values)
     return search(base, param, target, values, max_games, out, seed, threads)
 
+
+
+def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
+           rules=(), tolerance=0.02, turns=None, budget=defaults.DESIGN_BUDGET,
+           verify_games=defaults.DESIGN_VERIFY_GAMES, best=3, seed=0, out=defaults.DESIGN_OUT, threads=None):
+    """Find the rule numbers whose win rates come closest to a target per level, as `fisim design`
+    does, playing into `out` (resumed by a design run again). `sets` the numbers and their ranges
+    (["sandbags=0..4", "hand_limit=4..7"] or {"sandbags": "0..4", "hand_limit": [4, 5, 6]}),
+    `target` the win rate per level ("novice=0.85,normal=0.65" or {"novice": 0.85}), `players` a
+    count, "each" or "pooled" (or several counts, each held to the targets), `turns` a window on
+    the mean game length ("10..20" or (10, 20)). Returns a fisim.designing.Design: `candidates`, a
+    DataFrame of every candidate, best first (its numbers, change, curve, largest miss, and for the
+    verified best few the same on fresh deals), `curves`, a DataFrame of each candidate's win rate
+    per level with its 95% interval, `answer` and `race` (settled, reached). A bad argument raises
+    ConfigError in one line."""
+    from fisim.designing import plan, run
+    windows = {} if turns is None else {"turns": turns}
+    return run(plan(sets, target, players, team, layout, policy, rules, tolerance, windows, budget, verify_games, best,
+                    seed), out, threads)

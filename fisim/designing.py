@@ -54,7 +54,7 @@ from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError, StoreError
 from fisim.files import atomic_write
-from fisim.grid import cell_with_number, parse_layouts, parse_policies, parse_sets
+from fisim.grid import cell_with_numbers, parse_layouts, parse_policies, parse_sets
 from fisim.grid import parse_players as parse_counts
 from fisim.limits import MAX_SEED, is_whole
 from fisim.rules.config import level_position, make_config, parse_level
@@ -70,6 +70,7 @@ MAX_CANDIDATES = 10_000
 FINALISTS = 8           # the race keeps at most a third of its candidates (CUT_TO), by rank, until this few
 CUT_TO = 3
 SHOWN, CUT = "shown worse", "ranked below the cut"    # why a candidate left the race
+DIGITS = 6              # the decimals the tables as data keep (no float noise)
 POOLED = "pooled"
 STORES = ("search", "verify")
 OUTPUTS = ("design.json", "candidates.csv", "candidates.json", "curves.csv", "curves.json", "best.toml")
@@ -340,7 +341,9 @@ def _candidates(bases, axes):
     for combo in itertools.product(*(values for _, values in axes)):
         values = tuple(zip(keys, combo))
         try:
-            cells = tuple((m, _with_numbers(cell, values)) for m, cell in bases.items())
+            cells = tuple((m, cell_with_numbers(cell, dict(values), "--set")) for m, cell in bases.items())
+            for _, cell in cells:
+                cell.config     # validates the setting with every number set
         except ConfigError as exc:
             refused[values] = str(exc)
             continue
@@ -353,15 +356,6 @@ def _candidates(bases, axes):
     if not candidates:
         raise ConfigError(f"--set: no tuple of the ranges can be played: {next(iter(refused.values()))}")
     return candidates, len(refused)
-
-
-def _with_numbers(cell, values):
-    """Cell `cell` with each number of `values` set, in PARAMETERS' order: one tuple, one cell,
-    whatever the order of the --set options."""
-    for key, value in sorted(values, key=lambda item: list(PARAMETERS).index(item[0])):
-        cell = cell_with_number(cell, key, value, "--set")
-    cell.config            # validates the setting with every number set
-    return cell
 
 
 # === what a candidate's games say ==============================================================
@@ -677,7 +671,9 @@ class Design:
             row.update(_curve(v, goal, "verified_") if v else {})
             row.update(_feel(v, goal, "verified_") if v else {})
             rows.append(row)
-        return pd.DataFrame(rows)
+        frame = pd.DataFrame(rows)
+        frame["left_in_round"] = frame["left_in_round"].astype("Int64")
+        return frame
 
     def _status(self, c):
         if c is self.answer:
@@ -729,6 +725,7 @@ class Design:
         out = Path(out)
         atomic_write(out / "design.json", lambda p: p.write_text(json.dumps(self.record, indent=1) + "\n"))
         for name, frame in (("candidates", self.candidates), ("curves", self.curves)):
+            frame = frame.round(DIGITS)
             atomic_write(out / f"{name}.csv", lambda p, f=frame: f.to_csv(p, index=False))
             atomic_write(out / f"{name}.json", lambda p, f=frame: f.to_json(p, orient="records", indent=1))
         atomic_write(out / "best.toml", lambda p: p.write_text(self.variant_text()))
@@ -781,8 +778,8 @@ def format_design(design, out):
              f"{plan.setting['layout']}, policy {plan.setting['policy']}, rules {plan.setting['rules']}, "
              f"seed {plan.seed}"
              + (f"; {plan.unplayable:,} tuples the rules cannot play left out" if plan.unplayable else "")]
-    lines.append(f"search: {len(result.rounds)} rounds of {_span(result.rounds, ', ')} games per cell, "
-                 f"{result.games:,} games; {_verdict(design)}")
+    lines.append(f"search: {len(result.rounds)} rounds of {result.rounds[0]:,} to {result.rounds[-1]:,} games per "
+                 f"cell, {result.games:,} games; {_verdict(design)}")
     lines.append(f"answer: {answer.label}" + (f" ({answer.change[0]} numbers, {answer.change[1]} steps)"
                                                if answer.changes else " from the base rules"))
     lines.append(f"  {'level':<22}{'target':>7}   {'search (' + format(searched.games, ',') + ' games)':<25}"
@@ -840,9 +837,9 @@ def _verdict(design):
             f"the race, the answer the best estimate; {what}")
 
 
-def _span(values, sep=".."):
+def _span(values):
     values = list(values)
-    return f"{values[0]}{sep}{values[-1]}" if len(values) > 1 else str(values[0])
+    return f"{values[0]}..{values[-1]}" if len(values) > 1 else str(values[0])
 
 
 def _window(window):

@@ -29,7 +29,7 @@ import pandas as pd
 from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError
-from fisim.grid import cell_with_number, parse_layouts, parse_policies
+from fisim.grid import cell_with_numbers, parse_layouts, parse_policies
 from fisim.limits import cut_range, is_whole
 from fisim.results.chunks import FIRST_CHUNK
 from fisim.rules.config import level_label, make_config, parse_level
@@ -221,7 +221,7 @@ def _cell(base, param, value):
     if param == START_LEVEL:
         cell = replace(base, level=level_label(value))
     else:
-        cell = cell_with_number(base, param, value, "--values")
+        cell = cell_with_numbers(base, {param: value}, "--values")
     cell.config
     return cell
 

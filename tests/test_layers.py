@@ -13,8 +13,8 @@ LAYERS = [
     ["fisim.cell", "fisim.grid", "fisim.results"],
     ["fisim.store"],
     ["fisim.tables"],
-    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.ladder", "fisim.comparison", "fisim.agreement",
-     "fisim.reporting"],
+    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.designing", "fisim.ladder", "fisim.comparison",
+     "fisim.agreement", "fisim.reporting"],
     ["fisim.cli", "fisim.__main__", "fisim"],
 ]
 
