@@ -16,19 +16,23 @@ of its curve from the targets. Candidates are ordered by
 and the estimated largest miss orders what is left. So among the candidates that fit, the smallest
 change wins; when none fits, the closest.
 
-The search races the grid (Maron and Moore's Hoeffding races, Birattari's F-race): rounds of 100,
-200, 400 ... games per cell, every candidate on the same deals (game i of every cell is dealt
-alike: common random numbers). A round plays the candidates still in the race to its games, then
-drops every one shown to come after another in the order above: one whose largest miss beyond the
-tolerance is, at its lower bound, above another's upper bound, or, paired game by game
+The search races the grid (Maron and Moore's Hoeffding races, Birattari's F-race) within a budget:
+rounds of 100, 200, 400 ... games per cell, every candidate on the same deals (game i of every cell
+is dealt alike: common random numbers). A round plays the candidates still in the race to its
+games, then drops every one shown to come after another in the order above: one whose largest miss
+beyond the tolerance is, at its lower bound, above another's upper bound, or, paired game by game
 (tuning.closer), is larger than every miss of the leader; one that breaks a constraint another is
 shown to meet; and, once a candidate is shown to fit and to meet the constraints, every one with a
-larger change. So the games go where candidates are close: one far from the targets leaves after a
-round of few games, close ones play on. The race is settled when one candidate is left, or those
-left are all shown to fit with the same, smallest change (a tie, which the estimated miss breaks);
-it stops unsettled when the next round would overrun the budget, and says so. The 5% error is
-spent by Bonferroni over the rounds the budget allows and a candidate's intervals (its levels and
-player counts, its constraints), as tune spends it (fisim.tuning).
+larger change. When those left cost more than the budget affords (the games left shared evenly
+over the rounds FINALISTS candidates could still play), the round keeps as many as it affords,
+best first by their estimates, never fewer than FINALISTS, as successive halving does (Karnin,
+Koren and Somekh 2013): those leave by rank, not shown worse, and the answer says how many did. So
+the games go where candidates are close: one far from the targets leaves after a round of few
+games, close ones play on. The race is settled when one candidate is left, or those left are all
+shown to fit with the same, smallest change (a tie, which the estimated miss breaks); it stops
+unsettled when the next round would overrun the budget, and says so. The 5% error is spent by
+Bonferroni over the rounds the budget allows and a candidate's intervals (its levels and player
+counts, its constraints), as tune spends it (fisim.tuning).
 
 The grid is raced whole rather than sampled by bandits over tuples (NTBEA): a designer's grid of a
 few hundred to a few thousand tuples is screened in full at 100 games per cell, which finds the
@@ -67,8 +71,7 @@ VERIFY_CHUNK = 1000     # the verification store's chunk size; --verify-games is
 TOLERANCE = 0.02
 BEST = 3                # candidates verified on fresh deals
 MAX_CANDIDATES = 10_000
-FINALISTS = 8           # the race keeps at most a third of its candidates (CUT_TO), by rank, until this few
-CUT_TO = 3
+FINALISTS = 8           # a race the budget cannot afford is cut, by rank, to no fewer than this many
 SHOWN, CUT = "shown worse", "ranked below the cut"    # why a candidate left the race
 DIGITS = 6              # the decimals the tables as data keep (no float noise)
 POOLED = "pooled"
@@ -472,6 +475,16 @@ class Race:
         return sum(why == CUT for _, why in self.dropped.values())
 
 
+def affordable(rounds, cells, budget):
+    """How many candidates the next round may take: the budget left shared evenly over the rounds
+    that FINALISTS candidates could still play (`rounds` from the one just played), but never
+    fewer than FINALISTS."""
+    later = [n for n in rounds[1:] if FINALISTS * cells * (n - rounds[0]) <= budget]
+    if not later:
+        return FINALISTS
+    return max(FINALISTS, int(budget / len(later) // (cells * (later[0] - rounds[0]))))
+
+
 def race(candidates, goal, budget, evidence, progress=None):
     """Race `candidates` toward `goal` within `budget` games; evidence(candidate, n) gives (per
     measure the per-game values of games 0..n-1, per feel measure (estimate, standard error)),
@@ -496,70 +509,15 @@ def race(candidates, goal, budget, evidence, progress=None):
         spent += cost
         rounds.append(n)
         dropped.update((c, (r, SHOWN)) for c in losers(alive, readings, goal, z))
-        alive = [c for c in alive if c not in dropped]
-        if len(alive) > FINALISTS:
-            smooth = smoothed(list(readings), readings, goal)
-            alive.sort(key=lambda c: order(c, smooth[c]))
-            keep = max(FINALISTS, math.ceil(len(alive) / CUT_TO))
-            dropped.update((c, (r, CUT)) for c in alive[keep:])
-            alive = alive[:keep]
-        alive.sort(key=lambda c: order(c, readings[c]))
+        alive = sorted((c for c in alive if c not in dropped), key=lambda c: order(c, readings[c]))
+        keep = affordable(planned[r:], cells, budget - spent)
+        dropped.update((c, (r, CUT)) for c in alive[keep:])
+        alive = alive[:keep]
         settled = len(alive) == 1 or all(readings[c].decided for c in alive)
         if settled:
             break
     ranked = alive + sorted(dropped, key=lambda c: (-dropped[c][0], order(c, readings[c])))
     return Race(rounds, planned, z, readings, dropped, alive, settled, spent, ranked)
-
-
-class Smoothed:
-    """A candidate's rates drawn toward the grid's model (smoothed), read as a Reading is for the order."""
-
-    def __init__(self, reading, rates, goal):
-        self.rate = rates
-        self.miss = {m: abs(rates[m] - goal.target(m)) for m in goal.measures}
-        self.largest_miss = max(self.miss.values())
-        self.excess = max(0.0, self.largest_miss - goal.tolerance)
-        self.violates = reading.violates
-
-
-def smoothed(candidates, readings, goal):
-    """{candidate: Smoothed}: each candidate's rates drawn toward a model of the whole grid fitted
-    to every candidate's games (empirical Bayes): per measure, a logistic regression on the
-    numbers, their squares and their products; a candidate's rate moves toward the model's by the
-    share of its variance that is sampling noise rather than the grid's departure from the model."""
-    x = np.array([[v for _, v in c.values] for c in candidates], float)
-    spread = x.std(axis=0)
-    z = (x - x.mean(axis=0)) / np.where(spread > 0, spread, 1)
-    pairs = [z[:, i] * z[:, j] for i in range(z.shape[1]) for j in range(i, z.shape[1])]
-    features = np.column_stack([np.ones(len(z)), z, *pairs])
-    games = np.array([readings[c].games for c in candidates], float)
-    rates = {}
-    for m in goal.measures:
-        p = np.array([readings[c].rate[m] for c in candidates])
-        if len(candidates) <= 2 * features.shape[1]:
-            rates[m] = p            # too few candidates to model the grid
-            continue
-        model = _logistic(features, p, games)
-        noise = model * (1 - model) / games
-        departure = max(float(np.mean((p - model) ** 2 - noise)), 1e-6)
-        rates[m] = model + departure / (departure + noise) * (p - model)
-    return {c: Smoothed(readings[c], {m: float(rates[m][i]) for m in goal.measures}, goal)
-            for i, c in enumerate(candidates)}
-
-
-def _logistic(features, rates, games, ridge=1e-3, steps=30):
-    """The fitted rates of a logistic regression of `rates` (of `games` games each) on `features`,
-    by iteratively reweighted least squares with a small ridge."""
-    beta = np.zeros(features.shape[1])
-    for _ in range(steps):
-        eta = np.clip(features @ beta, -30, 30)
-        fitted = 1 / (1 + np.exp(-eta))
-        variance = np.maximum(fitted * (1 - fitted), 1e-9)
-        weights = games * variance
-        working = eta + (rates - fitted) / variance
-        beta = np.linalg.solve(features.T @ (weights[:, None] * features) + ridge * np.eye(len(beta)),
-                               features.T @ (weights * working))
-    return 1 / (1 + np.exp(-np.clip(features @ beta, -30, 30)))
 
 
 # === playing it ================================================================================
@@ -813,22 +771,26 @@ def format_design(design, out):
 
 
 def _verdict(design):
-    """How the search ended, in words."""
+    """How the search ended, in words: settled or not, whether the targets are reached, and how
+    many candidates left by rank, untested."""
     result, goal, answer = design.race, design.plan.goal, design.answer
     tolerance = f"{100 * goal.tolerance:.1f} points"
-    reached = result.reached
-    if reached == "reached":
+    smaller = [c for c in result.dropped if c.change < answer.change]
+    if result.reached == "reached":
         what = f"the answer is within {tolerance} of every target at 95%"
         what += " and meets the constraints" if goal.windows else ""
-        if any(c.change < answer.change for c in result.dropped):
+        if smaller and all(result.dropped[c][1] == SHOWN for c in smaller):
             what += ", and every candidate with a smaller change is shown not to be"
-    elif reached == "unreachable":
+    elif result.reached == "unreachable":
         r = result.readings[answer]
         broken = "a target beyond the tolerance" + (" or to break a constraint" if goal.windows else "")
-        what = (f"no candidate reaches the targets: every one is shown to miss {broken}; the closest misses by "
-                f"{100 * r.largest_miss:.1f} points ({goal.label(r.worst)})")
+        what = (f"no candidate {'left in the race ' if result.cut else ''}reaches the targets: every one is shown "
+                f"to miss {broken}; the closest misses by {100 * r.largest_miss:.1f} points ({goal.label(r.worst)})")
     else:
-        what = "whether any candidate is within the tolerance of every target is open"
+        what = f"whether a candidate is within {tolerance} of every target is open"
+    if result.cut:
+        what += (f"; {result.cut:,} candidates left the race by rank, as the budget required, not shown worse "
+                 "(a larger --budget tests more of them)")
     if result.settled:
         ties = len(result.alive) - 1
         return (f"settled: {what}" + (f" ({ties} more with the same change tie; the smaller estimated miss answers)"

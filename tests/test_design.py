@@ -106,12 +106,14 @@ def test_a_near_tie_is_not_settled_and_the_budget_holds():
     assert result.rounds == [100 << k for k in range(9)]      # each costs 2 n in all: 51,200 of 60,000
 
 
-def test_a_large_grid_is_cut_to_its_best_by_rank():
-    """Beyond FINALISTS, a round keeps the best third by rank; the best candidate survives."""
+def test_a_race_the_budget_cannot_afford_is_cut_to_its_best_by_rank():
+    """60 candidates half a point apart: the race alone would outrun 200,000 games, so rounds keep
+    what the budget allows, best first, never fewer than FINALISTS; the closest stays in."""
     pool = candidates(*[(v,) for v in range(60)], base=(0,))
-    rates = {i: {"normal": 0.2 + 0.01 * i} for i in range(60)}
-    result = race(pool, Goal((("normal", 0.452),), (3,), tolerance=0.0), 1_000_000, games_of(rates))
-    assert result.cut > 0 and result.ranked[0].index == 25
+    rates = {i: {"normal": 0.2 + 0.005 * i} for i in range(60)}
+    result = race(pool, Goal((("normal", 0.4015),), (3,), tolerance=0.0), 200_000, games_of(rates))
+    assert result.cut > 0 and result.games <= 200_000 and len(result.alive) >= designing.FINALISTS
+    assert 40 in {c.index for c in result.alive} and result.ranked[0].index in (40, 41)
 
 
 def test_pooled_player_counts_average_each_deals_wins():
