@@ -671,10 +671,11 @@ class Design:
                         **plan.setting, "budget": plan.budget, "verify_games": plan.verify_games, "best": plan.best,
                         "seed": plan.seed, "verify_seed": plan.verify_seed},
             "outcome": {"settled": result.settled, "reached": result.reached, "rounds": result.rounds,
-                        "schedule": result.schedule, "z": result.z, "candidates": len(plan.candidates),
-                        "unplayable": plan.unplayable, "in_the_race": len(result.alive), "games": self.asked,
+                        "schedule": result.schedule, "z": round(result.z, 4), "candidates": len(plan.candidates),
+                        "unplayable": plan.unplayable, "in_the_race": len(result.alive), "cut": result.cut,
+                        "games": self.asked,
                         "played": self.played, "answer": answer.index, "answer_changes": answer.label,
-                        "verified_largest_miss": verified.largest_miss if verified else None,
+                        "verified_largest_miss": round(verified.largest_miss, DIGITS) if verified else None,
                         "verified_within_tolerance": bool(verified.excess == 0) if verified else None},
         }
 
@@ -738,8 +739,9 @@ def format_design(design, out):
              + (f"; {plan.unplayable:,} tuples the rules cannot play left out" if plan.unplayable else "")]
     lines.append(f"search: {len(result.rounds)} rounds of {result.rounds[0]:,} to {result.rounds[-1]:,} games per "
                  f"cell, {result.games:,} games; {_verdict(design)}")
-    lines.append(f"answer: {answer.label}" + (f" ({answer.change[0]} numbers, {answer.change[1]} steps)"
-                                               if answer.changes else " from the base rules"))
+    numbers, steps = answer.change
+    lines.append(f"answer: {answer.label}" + (f" ({numbers} number{'s' * (numbers > 1)} changed, {steps} "
+                                               f"step{'s' * (steps > 1)})" if numbers else " from the base rules"))
     lines.append(f"  {'level':<22}{'target':>7}   {'search (' + format(searched.games, ',') + ' games)':<25}"
                  f"fresh deals ({fresh.games:,} games, seed {plan.verify_seed})")
     for m in goal.measures:

@@ -219,9 +219,9 @@ def grid(tmp_path_factory):
     from fisim.grid import sweep_cells
     from fisim.sweeping import run_sweep
     out = tmp_path_factory.mktemp("grid") / "sweep"
-    frame = run_sweep(sweep_cells("normal", "3", policies="expert", sets=WATERS)[1:] , out, seed=3,
-                      target={"games": 8000})
-    return dict(zip(range(1, 6), frame.sort_values("rules")["rate"]))
+    cells = sweep_cells("normal", "3", policies="expert", sets=WATERS)
+    rates = run_sweep(cells, out, seed=3, target={"games": 8000}).set_index("cell")["rate"]
+    return {cell.config.parameters["waters_rise"]: rates[cell.key] for cell in cells}
 
 
 @pytest.mark.compiles
@@ -275,3 +275,9 @@ def test_best_toml_plays_in_simulate_and_the_api_returns_tables(tmp_path):
     r = run("simulate", "--rules", str(tmp_path / "d" / "best.toml"), "--players", "2", "--level", "normal",
             "--games", "200", "--policy", "expert")
     assert r.returncode == 0 and "rules best" in r.stdout, r.stderr
+
+
+def test_the_default_folder_is_ignored_by_git():
+    from pathlib import Path
+    ignored = (Path(__file__).resolve().parent.parent / ".gitignore").read_text().splitlines()
+    assert f"/{defaults.DESIGN_OUT}/" in ignored
