@@ -17,19 +17,19 @@ and the estimated largest miss orders what is left. So among the candidates that
 change wins; when none fits, the closest.
 
 The search races the grid (Maron and Moore's Hoeffding races, Birattari's F-race) within a budget:
-rounds of 100, 200, 400 ... games per cell, every candidate on the same deals (game i of every cell
-is dealt alike: common random numbers). A round plays the candidates still in the race to its
-games, then drops every one shown to come after another in the order above: one whose largest miss
-beyond the tolerance is, at its lower bound, above another's upper bound, or, paired game by game
-(tuning.closer), is larger than every miss of the leader; one that breaks a constraint another is
-shown to meet; and, once a candidate is shown to fit and to meet the constraints, every one with a
-larger change. When those left cost more than the budget affords (the games left shared evenly
-over the rounds FINALISTS candidates could still play), the round keeps as many as it affords,
-best first by their estimates, never fewer than FINALISTS, as successive halving does (Karnin,
-Koren and Somekh 2013): those leave by rank, not shown worse, and the answer says how many did. So
-the games go where candidates are close: one far from the targets leaves after a round of few
-games, close ones play on. The race is settled when one candidate is left, or those left are all
-shown to fit with the same, smallest change (a tie, which the estimated miss breaks); it stops
+rounds of 100, 200, 400, 800, 1,800, 2,800, 4,800 ... games per cell, every candidate on the same
+deals (game i of every cell is dealt alike: common random numbers). A round plays the candidates
+still in the race to its games, then drops every one shown to come after another in the order above:
+one whose largest miss beyond the tolerance is, at its lower bound, above another's upper bound, or,
+paired game by game (tuning.closer), is larger than every miss of the leader; one that breaks a
+constraint another is shown to meet; and, once a candidate is shown to fit and to meet the
+constraints, every one with a larger change. When those left cost more than the budget affords (the
+games left shared evenly over the rounds FINALISTS candidates could still play), the round keeps as
+many as it affords, best first by their estimates, never fewer than FINALISTS, as successive halving
+does (Karnin, Koren and Somekh 2013): those leave by rank, not shown worse, and the answer says how
+many did. So the games go where candidates are close: one far from the targets leaves after a round
+of few games, close ones play on. The race is settled when one candidate is left, or those left are
+all shown to fit with the same, smallest change (a tie, which the estimated miss breaks); it stops
 unsettled when the next round would overrun the budget, and says so. The 5% error is spent by
 Bonferroni over the rounds the budget allows and a candidate's intervals (its levels and player
 counts, its constraints), as tune spends it (fisim.tuning).
@@ -40,11 +40,12 @@ targets' region with no model of how the numbers interact, and a race's decision
 a stated confidence ("told apart", "no candidate reaches the targets") that a bandit does not make.
 
 The best few are then played on fresh deals, games 0.. of the seed after the search's, which the
-search never used: each level's win rate with its 95% interval beside its target. The search's
-games are one store (DIR/search, chunks of 100 games), the verification's another (DIR/verify): a
-design stopped part-way, run again, replays its rounds from the stored chunks to the same answer.
-DIR/design.json and the tables (candidates, curves; CSV and JSON) hold the request and all it found,
-enough for a report; DIR/best.toml is the answer as a variant file.
+search never used: each level's win rate with its 95% interval beside its target. The search's games
+of a cell are games 0..799 of its seed (DIR/screen, chunks of 100 games), then games 0.. of the seed
+two after it (DIR/race, a sweep's chunks of 1,000, 1,000, 2,000 ...); the verification's are a third
+store (DIR/verify): a design stopped part-way, run again, replays its rounds from the stored chunks
+to the same answer. DIR/design.json and the tables (candidates, curves; CSV and JSON) hold the
+request and all it found, enough for a report; DIR/best.toml is the answer as a variant file.
 """
 import itertools
 import json
@@ -66,7 +67,9 @@ from fisim.rules.variant import PARAMETERS
 from fisim.stats import Z95, mean_interval
 from fisim.version import VERSION
 
-FIRST_ROUND = 100       # games per cell of the first round, and the search store's chunk size
+FIRST_ROUND = 100       # games per cell of the first round, and the screen's chunk size
+SCREEN = 800            # the screen's games per cell: rounds of 100, 200, 400, 800
+RACE_STEP = 1000        # then rounds of SCREEN + 1,000, 2,000, 4,000 ...: the race store's chunks
 VERIFY_CHUNK = 1000     # the verification store's chunk size; --verify-games is a multiple of it
 TOLERANCE = 0.02
 BEST = 3                # candidates verified on fresh deals
@@ -75,7 +78,7 @@ FINALISTS = 8           # a race the budget cannot afford is cut, by rank, to no
 SHOWN, CUT = "shown worse", "ranked below the cut"    # why a candidate left the race
 DIGITS = 6              # the decimals the tables as data keep (no float noise)
 POOLED = "pooled"
-STORES = ("search", "verify")
+STORES = ("screen", "race", "verify")
 OUTPUTS = ("design.json", "candidates.csv", "candidates.json", "curves.csv", "curves.json", "best.toml")
 
 
@@ -207,17 +210,25 @@ class Plan:
         return self.seed + 1
 
     @property
+    def race_seed(self):
+        return self.seed + 2
+
+    @property
     def schedule(self):
         return schedule(self.budget, len(self.goal.cells))
 
 
 def schedule(budget, cells):
-    """The games per cell of each round the budget allows: FIRST_ROUND, doubling, while one
-    candidate's `cells` can play that many."""
-    rounds, n = [], FIRST_ROUND
+    """The games per cell of each round the budget allows (while one candidate's `cells` can play
+    that many): 100, 200, 400, 800, then 800 more than 1,000, 2,000, 4,000 ...: the screen's, then
+    the race store's, each round a whole number of chunks."""
+    rounds, n, step = [], FIRST_ROUND, RACE_STEP
     while n * cells <= budget:
         rounds.append(n)
-        n *= 2
+        if n < SCREEN:
+            n *= 2
+        else:
+            n, step = SCREEN + step, 2 * step
     return rounds
 
 
@@ -317,8 +328,9 @@ def plan(sets, target, players=defaults.PLAYERS, team=None, layout=defaults.LAYO
             raise ConfigError(f"--{name} {value}: give a whole number of at least {low}")
     if verify_games % VERIFY_CHUNK:
         raise ConfigError(f"--verify-games {verify_games}: give a multiple of {VERIFY_CHUNK:,}")
-    if seed >= MAX_SEED:
-        raise ConfigError(f"--seed {seed}: give a seed below {MAX_SEED} (verification plays the next seed's games)")
+    if seed > MAX_SEED - 2:
+        raise ConfigError(f"--seed {seed}: give a seed up to {MAX_SEED - 2} (the design plays the next two seeds' "
+                          "games too)")
     goal = Goal(targets, counts, pooled, float(tolerance), windows)
     layout, policy = parse_layouts(layout)[0], parse_policies(policy)[0]
     bases = {(level, p): Cell.of_config(make_config(level, p, team, rules), layout, policy) for level, p in goal.cells}
@@ -541,6 +553,25 @@ def evidence(games, candidate, n, goal):
     return wins, {name: feel.measure(columns) for name, feel in FEEL.items()}
 
 
+class SearchGames:
+    """The search's games of each cell: games 0..SCREEN-1 of the seed from the screen store (chunks
+    of FIRST_ROUND), then games 0.. of the race's seed from the race store (standard chunks of
+    1,000, 1,000, 2,000 ...), so that the many short rounds of the first candidates and the few
+    long ones of the last write files of a size alike."""
+
+    def __init__(self, screen, race):
+        self.screen, self.race = screen, race
+
+    def first(self, cell, n):
+        """What StoredGames.first holds of the chunks of the first n games of `cell`, in order."""
+        later = self.race.first(cell, n - SCREEN) if n > SCREEN else []
+        return self.screen.first(cell, min(n, SCREEN)) + later
+
+    @property
+    def played(self):
+        return self.screen.played + self.race.played
+
+
 def _open(store, cells, seed, games, chunk_games, threads, warn):
     """StoredGames of `cells` in `store`, opened for up to `games` games per cell (or the more
     that an earlier design asked of it)."""
@@ -564,17 +595,21 @@ def check_folder(out):
 
 
 def run(plan, out, threads=None, progress=None, warn=None):
-    """Race the plan's candidates into the store out/search, verify the best on fresh deals in
-    out/verify, write the tables and best.toml into `out`; the Design. progress(text) as rounds
-    start; warn(text) for a damaged chunk file, played again."""
+    """Race the plan's candidates into the stores out/screen and out/race, verify the best on fresh
+    deals in out/verify, write the tables and best.toml into `out`; the Design. progress(text) as
+    rounds start; warn(text) for a damaged chunk file, played again."""
+    from fisim.limits import CHUNK_GAMES
     from fisim.store import Store
     progress = progress or (lambda text: None)
     out = Path(out)
     check_folder(out)
-    search = Store(out / "search")
-    with search.lock():
+    screen, race_store = Store(out / "screen"), Store(out / "race")
+    with screen.lock(), race_store.lock():
         cells = [cell for c in plan.candidates for _, cell in c.cells]
-        games = _open(search, cells, plan.seed, plan.schedule[-1], FIRST_ROUND, threads, warn)
+        last = plan.schedule[-1]
+        games = SearchGames(_open(screen, cells, plan.seed, min(last, SCREEN), FIRST_ROUND, threads, warn),
+                            _open(race_store, cells, plan.race_seed, max(last - SCREEN, RACE_STEP), CHUNK_GAMES,
+                                  threads, warn))
         result = race(plan.candidates, plan.goal, plan.budget, lambda c, n: evidence(games, c, n, plan.goal),
                       progress)
         best = result.ranked[:plan.best]
@@ -662,21 +697,22 @@ class Design:
     def record(self):
         """The request and the outcome, as design.json holds them."""
         plan, goal, result, answer = self.plan, self.plan.goal, self.race, self.answer
-        verified = self.verified.get(answer)
+        verified = self.verified[answer]
+        constraints = {name: [low, None if math.isinf(high) else high] for name, (low, high) in goal.windows}
         return {
             "fisim_version": VERSION,
             "request": {"sets": {k: list(v) for k, v in plan.axes}, "base": dict(answer.base),
                         "targets": dict(goal.targets), "players": list(goal.counts), "pooled": goal.pooled,
-                        "tolerance": goal.tolerance, "constraints": {n: list(w) for n, w in goal.windows},
+                        "tolerance": goal.tolerance, "constraints": constraints,
                         **plan.setting, "budget": plan.budget, "verify_games": plan.verify_games, "best": plan.best,
-                        "seed": plan.seed, "verify_seed": plan.verify_seed},
+                        "seed": plan.seed, "race_seed": plan.race_seed, "verify_seed": plan.verify_seed},
             "outcome": {"settled": result.settled, "reached": result.reached, "rounds": result.rounds,
                         "schedule": result.schedule, "z": round(result.z, 4), "candidates": len(plan.candidates),
                         "unplayable": plan.unplayable, "in_the_race": len(result.alive), "cut": result.cut,
                         "games": self.asked,
                         "played": self.played, "answer": answer.index, "answer_changes": answer.label,
-                        "verified_largest_miss": round(verified.largest_miss, DIGITS) if verified else None,
-                        "verified_within_tolerance": bool(verified.excess == 0) if verified else None},
+                        "verified_largest_miss": round(verified.largest_miss, DIGITS),
+                        "verified_within_tolerance": bool(verified.excess == 0)},
         }
 
     def write(self, out):

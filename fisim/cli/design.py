@@ -42,16 +42,18 @@ def feel_options(f):
 @feel_options
 @click.option("--budget", default=defaults.DESIGN_BUDGET, show_default=True,
               type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
-              help="Games the search may play in all (rounds of 100, 200, 400 ... games per cell).")
+              help="Games the search may play in all (rounds of 100, 200, 400, 800, 1,800, 2,800 ... games per "
+                   "cell).")
 @click.option("--verify-games", default=defaults.DESIGN_VERIFY_GAMES, show_default=True,
               type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Fresh games per cell (level and player count) of each candidate verified, a multiple of 1,000.")
 @click.option("--best", default=BEST, show_default=True, type=click.IntRange(min=1, max=100),
               help="How many of the best candidates to verify on fresh deals.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED - 1),
-              help="Master seed of the search; the verification plays the next seed's games.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED - 2),
+              help="Master seed of the search (its later rounds play seed+2's games); the verification plays "
+                   "seed+1's.")
 @click.option("--out", default=defaults.DESIGN_OUT, show_default=True, metavar="DIR",
-              help="Results directory: the search's and the verification's games (resumable), design.json, "
+              help="Results directory: the search's and the verification's games (resumable stores), design.json, "
                    "candidates.csv/.json, curves.csv/.json and best.toml.")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @quiet_option("progress lines")
