@@ -284,3 +284,21 @@ def test_the_default_folder_is_ignored_by_git():
     from pathlib import Path
     ignored = (Path(__file__).resolve().parent.parent / ".gitignore").read_text().splitlines()
     assert f"/{defaults.DESIGN_OUT}/" in ignored
+
+
+@pytest.mark.compiles
+@pytest.mark.parametrize("players", ["2,4", "pooled"])
+def test_several_player_counts_are_each_held_to_the_targets_or_pooled(tmp_path, players):
+    """Each: a rate per level and count, the largest miss over all; pooled: a level's rate the mean
+    of its counts' rates on the same deals (here the verification's, read back from its store)."""
+    result = fisim.design("sandbags=1..3", "normal=0.5", players=players, policy="expert", budget=20_000,
+                          verify_games=1000, best=1, out=tmp_path / "d")
+    table, verified = result.candidates, result.verified[result.answer]
+    if players == "2,4":
+        assert {"rate_normal_2p", "rate_normal_4p"} <= set(table.columns)
+        assert verified.largest_miss == max(abs(verified.rate[("normal", p)] - 0.5) for p in (2, 4))
+    else:
+        cells = fisim.load(tmp_path / "d" / "verify")
+        assert sorted(cells["players"]) == [2, 3, 4] and set(cells["games"]) == {1000}
+        assert verified.rate[("normal", "pooled")] == pytest.approx(cells["rate"].mean())
+        assert set(result.curves["players"]) == {"2, 3, 4 players pooled"}
