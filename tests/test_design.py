@@ -302,3 +302,35 @@ def test_several_player_counts_are_each_held_to_the_targets_or_pooled(tmp_path, 
         assert sorted(cells["players"]) == [2, 3, 4] and set(cells["games"]) == {1000}
         assert verified.rate[("normal", "pooled")] == pytest.approx(cells["rate"].mean())
         assert set(result.curves["players"]) == {"2, 3, 4 players pooled"}
+
+
+@pytest.mark.compiles
+def test_ctrl_c_keeps_the_finished_chunks_and_the_same_command_resumes_to_the_same_answer(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    from support.commands import FISIM, as_from_a_terminal
+    args = ["--set", "sandbags=0..4", "--set", "hand_limit=4..6", "--target", "normal=0.45,elite=0.2",
+            "--policy", "expert", "--budget", "200000", "--verify-games", "1000", "--seed", "5", "--quiet"]
+    out = tmp_path / "a"
+    chunks = out / "screen" / "chunks"
+    proc = subprocess.Popen(as_from_a_terminal(FISIM, "design", *args, "--out", out), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and len(list(chunks.glob("*.parquet"))) < 10:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    # Ctrl-C ends compiled code at once (the signal's default action) or is caught between chunks
+    assert proc.returncode in (-signal.SIGINT, 130), err
+    assert proc.returncode == -signal.SIGINT or "run the same command to resume" in err, err
+    assert not (out / "candidates.csv").exists()
+    kept = len(list(chunks.glob("*.parquet")))
+    resumed = run("design", *args, "--out", str(out))
+    assert resumed.returncode == 0 and kept >= 10, resumed.stderr
+    assert run("design", *args, "--out", str(tmp_path / "b")).returncode == 0
+    pd.testing.assert_frame_equal(pd.read_csv(out / "candidates.csv"), pd.read_csv(tmp_path / "b" / "candidates.csv"))
