@@ -513,8 +513,8 @@ def race(candidates, goal, budget, evidence, progress=None):
         cost = cells * sum(n - asked.get(c, 0) for c in active)
         if cost > budget - spent:
             break
-        progress(f"round {r + 1} of at most {len(planned)}: {len(active):,} candidates in the race, {n:,} games "
-                 f"per cell ({cost:,} games)")
+        progress(f"round {r + 1} of at most {len(planned)}: {len(active):,} candidate{'s' * (len(active) != 1)} "
+                 f"to play, {n:,} games per cell ({cost:,} games)")
         for c in active:
             readings[c] = Reading(n, *evidence(c, n), goal, z)
             asked[c] = n
