@@ -202,6 +202,16 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     assert not (tmp_path / "d").exists()
 
 
+def test_a_bad_option_is_refused_before_pandas_or_numba_is_loaded():
+    import subprocess
+    import sys
+    probe = ("import sys\nfrom fisim.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n"
+             "    print(exc.code, sorted({'pandas', 'numba'} & set(sys.modules)))")
+    r = subprocess.run([sys.executable, "-c", probe, "design", "--set", "sandbags=1..3", "--target", "normal=2"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.stdout.split() == ["2", "[]"], (r.stdout, r.stderr)
+
+
 def test_a_folder_that_is_not_a_designs_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     r = run("design", *GOOD, "--policy", "greedy", "--out", str(tmp_path))
@@ -264,6 +274,18 @@ def test_a_design_resumes_to_the_same_answer_and_a_seed_repeats_it(tmp_path):
     assert (record["request"]["verify_seed"], record["request"]["race_seed"]) == (8, 9)
     curves = json.loads((tmp_path / "a" / "curves.json").read_text())
     assert {row["phase"] for row in curves} == {"search", "verify"}
+
+
+@pytest.mark.compiles
+def test_a_target_the_grid_cannot_reach_is_said_so_with_the_closest(tmp_path):
+    """No number of Sandbags (R-TDECK) makes expert win 99% at Legendary: the design says so and
+    answers the most Sandbags, the closest."""
+    plan = designing.plan(["sandbags=0..2"], "legendary=0.99", policy="expert", budget=30_000, verify_games=1000)
+    result = designing.run(plan, tmp_path / "d")
+    assert result.race.reached == "unreachable" and result.race.settled
+    assert dict(result.answer.values)["sandbags"] == 2
+    text = designing.format_design(result, tmp_path / "d")
+    assert "no candidate reaches the targets" in text and "the closest misses by" in text
 
 
 @pytest.mark.compiles
