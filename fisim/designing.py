@@ -731,11 +731,14 @@ class Design:
         cell = answer.cells[0][1]
         values = {**(dict(cell.variant.values) if cell.variant else {}), **dict(answer.values)}
         targets = ", ".join(f"{level} {100 * rate:g}%" for level, rate in goal.targets)
-        level = goal.targets[0][0]
-        switches = "".join(f" --rules {s}" for s in self.plan.setting["switches"])
+        options = [*(f"--rules {s}" for s in cell.rules),
+                   *([f"--layout {cell.layout}"] if cell.layout != defaults.LAYOUT else []),
+                   *([f"--policy {cell.policy}"] if cell.policy != defaults.POLICY else []),
+                   *([f"--team {','.join(cell.team)}"] if cell.team else []),
+                   f"--players {cell.players}", f"--level {cell.level}"]
         lines = [f"# fisim design's answer for {targets} (within {100 * goal.tolerance:g} points), "
                  f"{goal.players_label}, policy {self.plan.setting['policy']}: {answer.label}",
-                 f"# play it: fisim simulate --rules best.toml{switches} --players {goal.counts[0]} --level {level}"]
+                 f"# play it: fisim simulate --rules best.toml {' '.join(options)}"]
         lines += [f"{k} = {json.dumps(list(values[k])) if k == 'meter' else values[k]}" for k in PARAMETERS
                   if k in values]
         return "\n".join(lines) + "\n"

@@ -297,9 +297,11 @@ def test_best_toml_plays_in_simulate_and_the_api_returns_tables(tmp_path):
     answer = dict(result.answer.values)["sandbags"]
     text = (tmp_path / "d" / "best.toml").read_text()
     assert f"sandbags = {answer}\n" in text
-    r = run("simulate", "--rules", str(tmp_path / "d" / "best.toml"), "--players", "2", "--level", "normal",
-            "--games", "200", "--policy", "expert")
-    assert r.returncode == 0 and "rules best" in r.stdout, r.stderr
+    play = next(line for line in text.splitlines() if line.startswith("# play it: fisim "))
+    words = play.removeprefix("# play it: fisim ").replace("best.toml", str(tmp_path / "d" / "best.toml")).split()
+    assert words[-4:] == ["--players", "2", "--level", "normal"] and "--policy" in words
+    r = run(*words, "--games", "200")
+    assert r.returncode == 0 and "rules best" in r.stdout and "policy expert" in r.stdout, r.stderr
 
 
 def test_the_default_folder_is_ignored_by_git():
