@@ -24,8 +24,9 @@ AXES = ("layout", "level", "players", "team", "policy", "rules")
 BY = (*AXES, "role")
 
 
-def paired_difference(a, b):
-    """(mean of a - b, 95% CI low, high) for two boolean arrays of the same games."""
+def paired_difference(a, b, z=Z95):
+    """(mean of a - b, 95% CI low, high) for two boolean arrays of the same games (z: another
+    interval's standard deviations)."""
     n = len(a)
     if n == 0:
         return np.nan, np.nan, np.nan
@@ -33,7 +34,7 @@ def paired_difference(a, b):
     b_only = int(np.count_nonzero(b & ~a))
     diff = (a_only - b_only) / n
     var = max((a_only + b_only) / n - diff * diff, 0.0)
-    half = Z95 * np.sqrt(var / n)
+    half = z * np.sqrt(var / n)
     return diff, diff - half, diff + half
 
 

@@ -1,8 +1,8 @@
 """`fisim ladder`: how the win rate grows with the players' skill, and how much of a game the deal
 decides.
 
-The skill ladder: policies of rising strength (by default policies.LADDER: random, passive,
-greedy, expert, tuned, planner, search:8, tuned-search:8, search:32 and planner-search:8) and the
+The skill ladder: policies of rising strength (by default policies.LADDER, from the policies'
+specs: random, passive, greedy, expert, tuned, planner and searches over some of them) and the
 clairvoyant reference (policies/clairvoyant.py: it sees the decks, so it is not a legal player; it
 bounds what perfect foresight of the cards could achieve) play the standard island with random
 teams at each level and player count. Game i of every cell is deal i of the seed (common random

@@ -46,7 +46,6 @@ from fisim.rules.config import RULES_VERSION
 from fisim.rules.constants import N_TILES, ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
 from fisim.version import VERSION
-from policies import full_name, load_policy
 
 STORE_FORMAT = 7            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
@@ -100,20 +99,18 @@ def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES):
     dealt has the manifest it had before repeats existed. A cell names its policy as given (a
     policy file by its path: provenance); "policy_labels" gives the NAME@VERSION that results show
     for it, as a per-game row does."""
-    loaded = {name: load_policy(name) for name in sorted({c.policy for c in cells})}
-    policies = {name: str(policy.VERSION) for name, policy in loaded.items()}
-    user_files = sorted({c.policy for c in cells if c.policy.endswith(".py")}
-                        | {c.layout for c in cells if c.layout not in BUILTIN_NAMES})
-    # a built-in's data file (tuned's weights) enters under the policy's name, as a file's content
-    data_files = {name: str(policy.DATA) for name, policy in loaded.items() if getattr(policy, "DATA", None)}
+    loaded = {c.policy.given: c.policy for c in sorted(cells, key=lambda c: c.policy.given)}
+    layout_files = sorted({c.layout for c in cells if c.layout not in BUILTIN_NAMES})
     return {
         "store_format": STORE_FORMAT, "fisim_version": VERSION, "rules_version": RULES_VERSION,
-        "policies": policies, "policy_labels": {name: full_name(p) for name, p in loaded.items()},
-        "files": {**{path: file_digest(path) for path in user_files},
-                  **{name: file_digest(path) for name, path in data_files.items()}},
+        "policies": {name: p.VERSION for name, p in loaded.items()},
+        "policy_labels": {name: p.label for name, p in loaded.items()},
+        # a policy file's content, or a built-in's data file (tuned's weights), as the run read it
+        "files": {**{path: file_digest(path) for path in layout_files},
+                  **{name: p.content for name, p in loaded.items() if p.content}},
         "seed": seed, "chunk_size": chunk_games, "target": target, "per_game": per_game,
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
-                   "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy,
+                   "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy.given,
                    "rules": c.rules_label, **c.variant_record,
                    **({"repeat": c.repeat} if c.repeat else {})} for c in cells],
     }
@@ -257,11 +254,7 @@ class Store:
         """Create the store, or extend an existing one made by the same configuration (see
         extended). A store that holds no finished chunk yet (a sweep that failed before its first,
         whatever manifest it left) takes the new manifest. The caller holds the lock."""
-        self._check_ours()
-        if self.manifest_path.exists() and self._has_results():
-            old = self.read_manifest()
-            if old != manifest:
-                manifest = extended(old, manifest, self.path)
+        manifest = self.extended_by(manifest)
         text = json.dumps(manifest, indent=1, sort_keys=True)
         try:
             (self.path / "chunks").mkdir(parents=True, exist_ok=True)
@@ -270,6 +263,16 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
         self.manifest = manifest
+
+    def extended_by(self, manifest):
+        """The manifest the store will have once a sweep under `manifest` opens it (extended), read
+        and checked without writing anything: a sweep checks it before it compiles or plays."""
+        self._check_ours()
+        if self.manifest_path.exists() and self._has_results():
+            old = self.read_manifest()
+            if old != manifest:
+                return extended(old, manifest, self.path)
+        return manifest
 
     def _check_ours(self):
         """StoreError unless the path is a store, or a place where fisim may make one."""

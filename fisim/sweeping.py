@@ -143,8 +143,7 @@ def warm(cells):
     """Compile what the cells' policies need (at once: fisim.jit.runners.prepare) before chunks fan
     out to threads or worker processes."""
     from fisim.jit.runners import prepare
-    from policies import load_policy
-    prepare([load_policy(name) for name in sorted({c.policy for c in cells})])
+    prepare(list({c.policy.given: c.policy for c in cells}.values()))
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK_GAMES,

@@ -78,8 +78,7 @@ report balance "$TEAM_GAMES" "Forbidden Island balance: the standard island, eve
 report layouts "$LAYOUT_GAMES" "Forbidden Island balance: the 18 islands compared with the standard island" \
     --layouts all --players 2..4 --teams random --rules official
 report rules "$RULE_GAMES" "Forbidden Island balance: rule readings compared with the official rules" \
-    --layouts standard --players 1..4 --teams random \
-    --rules official,navigator-plain,heli-all,swim-seed000,no-heli-rescue,swim-seed001,diver-flooded-only,diver-sunk-only,sunk-card-stays,hand-after-draw,solo
+    --layouts standard --players 1..4 --teams random --rules all
 
 cat > "$OUT/README.md" <<EOF
 # Published balance reports

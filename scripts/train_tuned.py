@@ -35,15 +35,16 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from fisim import engine
-from fisim.rules.config import GameConfig
+from fisim.cell import Cell, play
+from fisim.comparison import paired_difference
 from fisim.rules.constants import LEVELS
-from fisim.rules.layouts import builtin_layout
 from fisim.rules.rng import game_seed
 from fisim.rules.state import R_STATUS, WON
-from policies import candidate, expert, tuned
+from policies import candidate, internal, tuned
+from policies.evaluation import WEIGHTS
 
-OUT = Path(tuned.__file__).with_name("tuned.json")
+OUT = tuned.DATA
+CANDIDATE = internal(candidate)
 
 
 def parse_args(argv=None):
@@ -67,13 +68,13 @@ def parse_args(argv=None):
         if level not in LEVELS:
             parser.error(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     args.cells = [(level, int(p)) for level in levels for p in args.players.split(",")]
-    names = expert.WEIGHTS.names
+    names = WEIGHTS.names
     chosen = args.weights.split(",") if args.weights else names
     unknown = sorted(set(chosen) - set(names))
     if unknown:
         parser.error(f"unknown weights {', '.join(unknown)}; choose from {', '.join(names)}")
     args.start_data = _start_data(parser, args.start) if args.start else None
-    args.tuned = [names.index(n) for n in chosen if expert.WEIGHTS.hand_set[names.index(n)] != 0.0]
+    args.tuned = [names.index(n) for n in chosen if WEIGHTS.hand_set[names.index(n)] != 0.0]
     return args
 
 
@@ -87,7 +88,7 @@ def _start_data(parser, path):
     if missing:
         parser.error(f"--start {path}: not a file this script wrote (no {', '.join(missing)})")
     try:
-        expert.WEIGHTS.array(data["weights"])      # the table refuses a stale file's names
+        WEIGHTS.array(data["weights"])      # the table refuses a stale file's names
     except ValueError as exc:
         parser.error(f"--start {path}: {exc}")
     return data
@@ -95,17 +96,16 @@ def _start_data(parser, path):
 
 def wins(values, args, deal_seed):
     """Won (bool per game) of every cell's deals under deal_seed, the candidate playing `values`."""
-    candidate.PLAYED[:] = expert.WEIGHTS.array(values)
-    layout = builtin_layout("standard")
+    candidate.PLAYED[:] = WEIGHTS.array(values)
     return np.concatenate([
-        engine.play_batch(layout, GameConfig(players=players, level=level), candidate, deal_seed,
-                          k * args.games, args.games, threads=args.threads)[:, R_STATUS] == WON
+        play(Cell("standard", level, players, None, CANDIDATE, ()), deal_seed, k * args.games, args.games,
+             threads=args.threads)[:, R_STATUS] == WON
         for k, (level, players) in enumerate(args.cells)])
 
 
 def train(args, log=print):
     """The tuned values ({name: value}) and the passes' record."""
-    values = dict(zip(expert.WEIGHTS.names, expert.WEIGHTS.hand_set))
+    values = dict(zip(WEIGHTS.names, WEIGHTS.hand_set))
     if args.start_data:
         values.update(args.start_data["weights"])
     step, record = args.step, []
@@ -116,14 +116,13 @@ def train(args, log=print):
         fresh = float(base.mean())      # the incumbent on deals it was not tuned on
         accepted = []
         for i in args.tuned:
-            name = expert.WEIGHTS.names[i]
+            name = WEIGHTS.names[i]
             best = None
             for factor in (1 + step, 1 - step):
                 trial = {**values, name: values[name] * factor}
                 won = wins(trial, args, deal_seed)
-                diff = won.astype(float) - base
-                gain, se = diff.mean(), diff.std() / np.sqrt(diff.size)
-                if gain > 2 * se and (best is None or gain > best[0]):
+                gain, low, _ = paired_difference(won, base, z=2.0)      # a gain two standard errors clear
+                if low > 0 and (best is None or gain > best[0]):
                     best = (gain, trial, won)
                 bar.update()
             if best is not None:
@@ -143,7 +142,7 @@ def main(argv=None):
     values, record = train(args, log=tqdm.write)
     minutes = (time.time() - start) / 60
     settings = {k: getattr(args, k) for k in ("seed", "games", "passes", "step", "shrink", "levels", "players")}
-    weights = {name: values[name] for name in expert.WEIGHTS.names}
+    weights = {name: values[name] for name in WEIGHTS.names}
     made_by = ("python scripts/train_tuned.py " + " ".join(f"--{k} {v}" for k, v in settings.items())
                + (f" --weights {args.weights}" if args.weights else ""))
     running_time = f"{minutes:.0f} minutes with {args.threads} threads on {os.cpu_count()} {platform.machine()} cores"
@@ -153,7 +152,7 @@ def main(argv=None):
     data = {
         "policy": "tuned",
         # a new version only when the values change (a store refuses to mix the two)
-        "version": args.version or tuned.VERSION + (weights != expert.WEIGHTS.values(tuned.LEARNED)),
+        "version": args.version or tuned.VERSION + (weights != WEIGHTS.values(tuned.LEARNED)),
         "made_by": made_by,
         "running_time": running_time,
         "passes": record,

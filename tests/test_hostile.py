@@ -270,8 +270,9 @@ def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
     rows[:, 0] = 2                                              # LOST, without running the engine
     store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
     policy.write_text(policy.read_text() + "# edited\n")
-    with pytest.raises(StoreError, match="differs in: files"):
-        run_sweep(cells, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
+    again = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(str(policy)), [()])
+    with pytest.raises(StoreError, match="differs in: files"):      # a new run reads the edited file
+        run_sweep(again, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
 
 
 def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):

@@ -19,7 +19,7 @@ from fisim.comparison import compare, paired_difference
 from fisim.limits import CHUNK_GAMES
 from fisim.reporting.data import read
 from fisim.results.chunks import chunk_slot
-from fisim.rules.config import ConfigError
+from fisim.rules.config import SWITCHES, ConfigError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
 from fisim.store import read_store
@@ -82,6 +82,7 @@ def test_axes_parse_ranges_lists_and_all():
     assert grid.parse_levels("normal,elite") == ["normal", "elite"]
     assert grid.parse_players("2..4") == [2, 3, 4]
     assert grid.parse_rules("official,heli-all+navigator-plain") == [(), ("heli-all", "navigator-plain")]
+    assert grid.parse_rules("all") == [(), *((s,) for s in SWITCHES)]    # make_reports.sh's rule readings
     cells = grid.expand(["standard"], ["normal"], [2, 3, 4], "all", ["random"], [()])
     assert [sum(c.players == p for c in cells) for p in (2, 3, 4)] == [15, 20, 15]
     with pytest.raises(ConfigError):

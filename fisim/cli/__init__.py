@@ -11,7 +11,7 @@ import time
 
 import click
 
-from fisim.cli import compare, ladder, layouts, replay, report, simulate, sweep, tune
+from fisim.cli import compare, ladder, layouts, policies, replay, report, simulate, sweep, tune
 from fisim.errors import FisimError
 
 
@@ -61,7 +61,7 @@ class _Notices(logging.Handler):
 
 
 for command in (simulate.simulate, replay.replay, sweep.sweep, report.report, compare.compare, ladder.ladder,
-                tune.tune, layouts.layouts):
+                tune.tune, layouts.layouts, policies.policies):
     cli.add_command(command)
 
 

@@ -4,12 +4,12 @@ import os
 import click
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, check_threads, policy_name, quiet_option
+from fisim.cli.options import POLICY_HELP, check_threads, quiet_option
 from fisim.cli.sweep import run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
-from policies import CLAIRVOYANT_NOTE, LADDER, REPLAYS_ALIKE, sees_decks
+from policies import CLAIRVOYANT_NOTE, LADDER, sees_decks
 
 
 @click.command()
@@ -55,27 +55,27 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     policies = grid.parse_policies(policies_text)
     seers = [p for p in policies if sees_decks(p)]
     if seers:
-        raise ConfigError(f"--policies lists {seers[0]}, which is not a legal player; the clairvoyant "
+        raise ConfigError(f"--policies lists {seers[0].NAME}, which is not a legal player; the clairvoyant "
                           "reference is --clairvoyant N")
     if not no_clairvoyant:
         policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
     levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
     replayers = [] if no_deals else grid.parse_policies(replayer)
-    alike = next((p for p in replayers if p.partition(":")[0] in REPLAYS_ALIKE), None)
+    alike = next((p.NAME for p in replayers if not p.spec.stochastic), None)
     if alike:
         raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
                           "the same game; choose a stochastic policy, such as search:8, passive or random")
     from fisim import ladder as skill
-    names = [policy_name(p) for p in policies]
+    names = [p.given for p in policies]
     if not quiet:
         click.echo(skill.plan_text(levels_list, players, names, games,
-                                   [policy_name(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
+                                   [p.given for p in replayers], deals, repeats, seed, threads or max_threads()),
                    err=True)
 
     run_cells(skill.ladder_cells(levels_list, players, names), os.path.join(out, skill.LADDER_STORE), seed,
               {"games": games}, per_game=True, threads=threads, quiet=quiet)
     for name in replayers:
-        run_cells(skill.deal_cells(levels_list, players, policy_name(name), repeats),
+        run_cells(skill.deal_cells(levels_list, players, name, repeats),
                   os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True, threads=threads,
                   quiet=quiet)
     tables = skill.read_ladder(out, names)      # in the order asked, whatever order the store grew in

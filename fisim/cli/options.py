@@ -10,16 +10,9 @@ from fisim.limits import MAX_REPEAT, MAX_SEED, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, LEGAL, PUBLISHED
+from policies import help_text
 
-POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {PUBLISHED} played the published reports; "
-               "tuned is expert with weights tuned against the win rate, a few points stronger at the same "
-               "speed; planner is tuned choosing each action for the end of the turn it leads to, 12 to 19 "
-               "points stronger than expert at over a third of its speed; search:N checks expert's action "
-               "decisions by playing N sampled worlds to the end, about a thousand times slower; "
-               "tuned-search:N and planner-search:N are search over tuned and over the planner, the "
-               "strongest) or a policy .py file. clairvoyant:N is search with the piles' true order in "
-               f"view, a reference: it {CLAIRVOYANT_NOTE}.")
+POLICY_HELP = help_text()
 RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
               + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
               + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
@@ -100,6 +93,7 @@ def table_text(frame, fmt):
 
 
 def policy_name(policy):
-    """The name a policy's cells carry: search and search:64 are one cell, named with its budget."""
-    from policies import load_policy
-    return policy if policy.endswith(".py") else load_policy(policy).NAME
+    """The name a policy's cells carry (policies.Policy.given: search is search:64, a file its
+    absolute path)."""
+    from policies import resolve
+    return resolve(policy).given

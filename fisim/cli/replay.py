@@ -16,8 +16,7 @@ def replay(level, players, team, layout, policy, rules, seed, repeat, game, quie
     from fisim import engine
     from fisim.cell import check_games
     from fisim.transcript import format_transcript
-    from policies import load_policy
-    island, policy = cell.island, load_policy(cell.policy)
+    island, policy = cell.island, cell.policy
     rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
     check_games(rec.result[None, :], policy.NAME, game)
     title = (f"Game {game} of seed {seed}: {cell.layout_label}, {cell.level}, {cell.players} players, "

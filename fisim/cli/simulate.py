@@ -56,10 +56,9 @@ def simulate(level, players, team, layout, policy, rules, seed, repeat, games, t
     from fisim.results.games import write_games
     from fisim.results.tally import Tally
     from fisim.simulation import frames
-    from policies import load_policy
     tally = Tally()
     show = sys.stderr.isatty() and games >= 100_000 and not quiet
-    prepare([load_policy(cell.policy)])       # a first run compiles here: the bar counts games only
+    prepare([cell.policy])       # a first run compiles here: the bar counts games only
     with click.progressbar(length=games, label="games", file=sys.stderr if show else _Null()) as bar:
         chunks = tally.adding(play_chunks(cell, seed, 0, games, threads, bar.update))
         if out:

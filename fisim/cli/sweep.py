@@ -24,7 +24,7 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
               help="Policies to compare, comma-separated. " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
               help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue,"
-                   "hard.toml+heli-all. " + RULES_HELP)
+                   "hard.toml+heli-all, or all (the official rules and every switch alone). " + RULES_HELP)
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUES",
               help="A parameter axis, repeatable: one more cell per value of a rule number a variant file "
                    "sets (waters_rise=2..5, hand_limit=4,5,6; not the meter), each changing only that number "
@@ -81,9 +81,11 @@ def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES,
     """fisim.sweeping.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
     terminal and not `quiet`) and a Ctrl-C that keeps the finished chunks; the
     store's table of cells."""
+    from fisim.store import Store, manifest_for
     from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
+    Store(out).extended_by(manifest_for(cells, seed, target, per_game, chunk_games))   # refused before compiling
     warm(cells)     # a first run compiles here: the bar and its ETA count games only
     from tqdm import tqdm
     with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
