@@ -320,8 +320,8 @@ def _worth_scoring(c, kind):
 @compiled(counted=False)
 def evaluate(pub, after, c, kind, tables):
     """The score of the position option c leads to, made in `after` (the lookahead copy of pub).
-    Its parts add their terms to the score in turn; they are inlined (as calls they cost a third of
-    expert's speed)."""
+    Its parts add their terms to the score in turn; they are inlined, as calls in the loop over the
+    options are slower (docs/benchmarks.md)."""
     play_option(after, pub, c)
     w = tables.w
     active = view.active(pub)
