@@ -1,5 +1,6 @@
 """Hostile input (issue 17): a store nothing can silently corrupt, and every bad input, damaged
 file or failing run ends in one line, never a traceback or a wrong number."""
+import dataclasses
 import errno
 import io
 import json
@@ -35,6 +36,7 @@ from policies import PolicyError, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
+ROOT = Path(__file__).resolve().parent.parent
 CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
 TARGET = {"games": 3000}
 
@@ -842,3 +844,171 @@ def test_agreement_by_team_on_a_sweep_of_random_teams_is_refused(tmp_path, capsy
                "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
     refused(cli(capsys, "compare", tmp_path / "store", "--by", "team", "--agreement", "random,passive"),
             "one team (random) in every cell", "--teams all")
+
+
+# --- issue 48: whoever enters the engine, whatever a script or an API call is handed -----------
+
+def _variant(**values):
+    from fisim.rules.variant import Variant
+    return Variant("built-by-hand", tuple(values.items()))
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"players": 7}, "players must be 2, 3 or 4"), ({"players": 0}, "players must be"),
+    ({"players": "3"}, "players must be"), ({"players": 1}, "1 player needs the solo variant"),
+    ({"level": "99"}, "unknown level '99'"), ({"level": "hard"}, "unknown level 'hard'"),
+    ({"team": ("diver", "diver", "pilot")}, "appears twice"), ({"team": ("diver", 5, "pilot")}, "role names"),
+    ({"first": 3}, "first player must be a seat from 0 to 2"), ({"switches": {"nope"}}, "unknown rule switch 'nope'"),
+    ({"variant": _variant(hand_limit=99)}, "hand_limit = 99: give a whole number from 2 to 10"),
+    ({"variant": _variant(meter=(2, 0, "skull"))}, "position 2 holds 0"),
+    ({"variant": _variant(capture=6)}, "at most treasure_cards"),
+    ({"variant": "hard.toml"}, "variant must be a fisim.rules.variant.Variant"),
+])
+def test_the_engine_refuses_a_config_it_cannot_play_whoever_builds_it(config, words):
+    """scripts/train_tuned.py --players 7 once handed the engine a config it cannot play: the
+    compiled code wrote past its arrays ("double free or corruption", SIGABRT). Every entry checks
+    the config first, once a batch: play_batch, record, and a hand-built position (EngineGame)."""
+    from fisim import engine
+    from fisim.rules.config import GameConfig
+    from fisim.rules.layouts import builtin_layout
+    setting, policy, layout = GameConfig(**config), load_policy("random"), builtin_layout("standard")
+    for call in (lambda: engine.play_batch(layout, setting, policy, 0, 0, 10),
+                 lambda: engine.record(layout, setting, policy, 0, 0)):
+        with pytest.raises(ConfigError) as info:
+            call()
+        assert words in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("seed, first, games, repeat, words", [
+    (-1, 0, 10, 0, "seed must be a whole number from 0"), (0, -5, 10, 0, "first game must be"),
+    (0, 0, -1, 0, "games must be"), (0, 0, 10, 2**31, "repeat must be"), (1.5, 0, 10, 0, "seed must be"),
+    (0, 2**63 - 5, 10, 0, "go past the last game"),
+])
+def test_the_engine_refuses_numbers_it_cannot_play(seed, first, games, repeat, words):
+    from fisim import engine
+    from fisim.rules.config import GameConfig
+    from fisim.rules.layouts import builtin_layout
+    with pytest.raises(ConfigError, match=words):
+        engine.play_batch(builtin_layout("standard"), GameConfig(), load_policy("random"), seed, first, games,
+                          repeat=repeat)
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"switches": {"nope"}}, "unknown rule switch 'nope'"),
+    ({"variant": _variant(hand_limit=99)}, "hand_limit = 99: give a whole number from 2 to 10"),
+    ({"variant": _variant(actions=0)}, "actions = 0: give a whole number from 1 to 6"),
+])
+def test_a_hand_built_position_gets_the_same_check_of_its_rule_numbers(config, words):
+    """EngineGame (the rule tests' hand-made positions) may seat one pawn without the solo variant,
+    but not play a rule number out of range."""
+    from fisim.engine import EngineGame
+    from fisim.position import parse_position
+    p = dataclasses.replace(parse_position(_one_pawn()), **{k: frozenset(v) if k == "switches" else v
+                                                            for k, v in config.items()})
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        EngineGame.from_position(p)
+    EngineGame.from_position(parse_position(_one_pawn()))        # one pawn, official rules: played as before
+
+
+def _one_pawn():
+    from support.board import ISLAND
+    return ISLAND + "pilot@FL:\n"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "7"], "--players 7: give player counts from 2 to 4"),
+    (["--players", "2,x"], "give player counts from 2 to 4"),
+    (["--games", "0"], "argument --games: '0': give a whole number from 1"),
+    (["--games", "1e3"], "argument --games: '1e3'"),
+    (["--step", "1"], "argument --step: '1': give a number above 0 and below 1"),
+    (["--step", "nan"], "argument --step: 'nan'"),
+    (["--passes", "-1"], "argument --passes: '-1': give a whole number from 0 to 100"),
+    (["--out", "missing/tuned.json"], "the directory"),
+    (["--out", "."], "is a directory"),
+])
+def test_train_tuned_checks_every_argument_before_training(tmp_path, monkeypatch, capsys, args, words):
+    train = _train_module()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--out", "trial.json", *args])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and words in err.strip().splitlines()[-1], err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_tuned_with_seven_players_is_one_line_not_an_abort(tmp_path):
+    """In a child process: the abort (SIGABRT) was a status, not a message."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_tuned.py"), "--players", "7", "--out",
+                           str(tmp_path / "trial.json")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].endswith(
+        "--players 7: give player counts from 2 to 4, such as 2,3,4"), done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_trial_training_never_writes_the_shipped_weights_by_default(capsys):
+    """--out has no default: only `--out policies/tuned.json` replaces the file tuned plays, as the
+    script's docstring and docs/policies.md say."""
+    train = _train_module()
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--games", "3", "--passes", "1"])
+    assert exit_info.value.code == 2 and "required: --out" in capsys.readouterr().err
+    assert "--out policies/tuned.json" in train.__doc__
+    assert "only `--out policies/tuned.json`" in (ROOT / "docs" / "policies.md").read_text()
+
+
+def _train_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_tuned", ROOT / "scripts" / "train_tuned.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_small_master_seed_can_be_found_from_the_policy_stream_as_the_docs_say():
+    """One-way is not secret (docs/policies.md): hashing the candidates, master seeds 0..3 and games
+    0..99, finds the seed of a game from the policy stream's counter alone; the docs say so, and
+    how a random master seed puts it out of reach."""
+    from fisim.rules.rng import _GOLDEN, N_STREAMS, POLICY, game_seed, init_streams, keyed_hash
+    streams = np.zeros(N_STREAMS, np.uint64)
+    init_streams(np.uint64(game_seed(2, 57)), streams)         # what a policy of game 57 of seed 2 is handed
+    found = [(s, i) for s in range(4) for i in range(100)
+             if keyed_hash(np.uint64(game_seed(s, i)), _GOLDEN, np.uint64(POLICY)) == streams[POLICY]]
+    assert found == [(2, 57)]
+    docs = " ".join((ROOT / "docs" / "policies.md").read_text().split())
+    assert "One-way is not secret" in docs and "secrets.randbelow(2**63)" in docs
+    assert "tells nothing" not in docs
+
+
+def test_an_interpreted_engine_says_so_once_on_a_large_run(tmp_path):
+    """NUMBA_DISABLE_JIT=1 plays hundreds of times slower and once said nothing for minutes: on a
+    terminal (here a pseudo-terminal), a large run says in one line that the engine runs
+    interpreted, once, however many batches it plays."""
+    import pty
+    main_end, terminal = pty.openpty()
+    proc = subprocess.Popen([str(FISIM), "simulate", "--games", "100000", "--policy", "random", "--players", "2"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=terminal, cwd=tmp_path,
+                            env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    os.close(terminal)
+    seen, deadline = b"", time.time() + 120
+    try:
+        while time.time() < deadline and b"runs interpreted" not in seen:
+            seen += _read_some(main_end)
+        end = time.time() + 3                                   # a second line would come with the first batches
+        while time.time() < end:
+            seen += _read_some(main_end)
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(main_end)
+    text = seen.decode(errors="replace")
+    assert text.count("runs interpreted") == 1, text
+    assert "fisim: the engine runs interpreted (NUMBA_DISABLE_JIT is set)" in text
+
+
+def _read_some(fd):
+    import select
+    ready, _, _ = select.select([fd], [], [], 0.2)
+    try:
+        return os.read(fd, 4096) if ready else b""
+    except OSError:                                             # the child's end closed
+        return b""

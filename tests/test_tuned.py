@@ -128,7 +128,7 @@ def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path
                         (["--start", str(tmp_path / "none.json")], "cannot be read"),
                         (["--start", str(stale)], "unknown weights NOPE")):
         with pytest.raises(SystemExit) as exit_info:
-            train.parse_args(args)
+            train.parse_args([*args, "--out", str(tmp_path / "trial.json")])
         assert exit_info.value.code == 2 and words in capsys.readouterr().err
 
 
