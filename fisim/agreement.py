@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from fisim.comparison import AXES, paired_difference
-from fisim.errors import StoreError
+from fisim.errors import ConfigError, StoreError
 from fisim.stats import wilson
 from fisim.store import read_store
 from fisim.tables import cell_table, win_bits
@@ -37,6 +37,48 @@ from fisim.tables import cell_table, win_bits
 POOLED = "all"
 BLOCK = 1 << 22         # the resampled game counts held at once (32 MiB)
 Agreement = namedtuple("Agreement", "by policies baseline disjoint items groups flips")
+
+
+def compare_options(by, agreement=None, baseline=None, disjoint=False, option=""):
+    """(the two policies of `agreement` "A,B" (or [A, B]) as their cells name them, the baseline's
+    name), both None without `agreement`: compare's options checked alike for the command line and
+    the Python API, a ConfigError in one line otherwise (`option` "--": named as the command line's)."""
+    from fisim.arguments import flag, strings
+    from fisim.comparison import BY
+    from fisim.grid import policy_name
+    from policies import PolicyError
+    name = (lambda argument: f"--{argument}") if option else (lambda argument: argument)
+    if not isinstance(by, str) or by not in BY:
+        raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+    flag(name("disjoint"), disjoint)
+    if agreement is None:
+        if baseline is not None:
+            raise ConfigError(f"{name('baseline')} C goes with {name('agreement')} A,B (does A rank as alike to B as "
+                              "C does?)")
+        if disjoint:
+            raise ConfigError(f"{name('disjoint')} goes with {name('agreement')} A,B (B ranks by other deals than A)")
+        return None, None
+    if by in ("policy", "role"):
+        raise ConfigError(f"{name('agreement')} ranks cells along another setting than the policies; {name('by')} "
+                          f"{by} is not one: choose layout, level, players, team or rules")
+    text = ",".join(strings(name("agreement"), agreement, "expert,search:8"))
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise ConfigError(f"{name('agreement')} takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
+    try:
+        pair = [policy_name(p) for p in names]
+    except PolicyError as exc:
+        raise ConfigError(f"{name('agreement')}: {exc}") from None
+    if baseline is None:
+        return pair, None
+    try:
+        base = policy_name(",".join(strings(name("baseline"), baseline, "expert")).strip())
+    except PolicyError as exc:
+        raise ConfigError(f"{name('baseline')}: {exc}") from None
+    if base in pair:
+        raise ConfigError(f"{name('baseline')} {baseline} is one of {name('agreement')}'s policies ({','.join(pair)}); "
+                          "choose a third")
+    return pair, base
 
 
 def rank_agreement(path, by, policies, baseline=None, disjoint=False, boots=2000, seed=0):

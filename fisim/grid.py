@@ -190,6 +190,12 @@ def parse_policies(text):
     return names
 
 
+def policy_name(policy):
+    """The name a policy's cells carry: search and search:64 are one cell, named with its budget."""
+    from policies import load_policy
+    return policy if policy.endswith(".py") else load_policy(policy).NAME
+
+
 def sweep_cells(levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random", layouts=defaults.LAYOUT,
                 policies=defaults.POLICY, rules="official", sets=()):
     """The cells of a sweep from its options as `fisim sweep` takes them (each a string such as

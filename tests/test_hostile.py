@@ -292,7 +292,8 @@ def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):
     (["simulate", "--games", str(10**18)], ["--games"]),
     (["sweep", "--games", str(10**18)], ["chunks"]),
     (["sweep", "--chunk-games", str(10**18)], ["--chunk-games"]),
-    (["sweep", "--ci", "nan"], ["--ci nan"]),
+    (["sweep", "--ci", "nan"], ["--ci must be a number above 0 and at most 0.5", "not nan"]),
+    (["sweep", "--dask-local", "999"], ["--dask-local 999: this machine runs at most", "worker processes"]),
     (["simulate", "--out", "missing-dir/games.parquet"], ["does not exist"]),
     (["simulate", "--out", "not-empty.csv"], ["is a directory"]),       # once refused after every game
     (["sweep", "--rules", "heli-all+heli-all,heli-all", "--levels", "normal", "--players", "2",
@@ -1012,3 +1013,83 @@ def _read_some(fd):
         return os.read(fd, 4096) if ready else b""
     except OSError:                                             # the child's end closed
         return b""
+
+
+# --- issue 48 item 2: the Python API checks what the command line checks ------------------------
+
+SMALL_SWEEP = {"levels": "novice", "players": 2, "policies": "random", "report": False, "progress": False}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"games": "100"}, "games must be a whole number of at least 1, not '100'"),
+    ({"games": float("nan")}, "games must be a whole number of at least 1, not nan"),
+    ({"games": float("inf")}, "games must be a whole number"), ({"games": -5}, "not -5"),
+    ({"games": True}, "not True"), ({"games": 10**18}, "chunks; play fewer games or raise chunk_games"),
+    ({"games": 100, "ci": 0.01}, "give games or ci, not both"),
+    ({"ci": -0.01}, "ci must be a number above 0 and at most 0.5, such as 0.005, not -0.01"),
+    ({"ci": float("nan")}, "not nan"), ({"ci": "0.01"}, "ci must be a number"),
+    ({"ci": 0.01, "max_games": 0}, "max_games must be a whole number of at least 1"),
+    ({"chunk_games": 0}, "chunk_games must be a whole number from 1 to 1,000,000"),
+    ({"seed": -1}, "seed must be a whole number from 0"), ({"threads": 999}, "threads must be a whole number from 1"),
+    ({"per_game": "yes"}, "per_game must be True or False"), ({"report": None}, "report must be True or False"),
+    ({"progress": "bar"}, "progress must be True"), ({"out": 5}, "out must be a path"),
+    ({"rules": None}, "rules must be a str such as 'official', an int or a list of them, not None"),
+    ({"players": [2.5]}, "players must be a str"), ({"levels": []}, "levels is empty"),
+    ({"players": 5}, "unknown player count '5'"), ({"sets": 5}, "sets must be a str"),
+])
+def test_the_api_sweep_checks_what_the_command_line_checks_before_anything_is_written(tmp_path, kwargs, words):
+    """fisim.sweep(games="100" / nan / -5 / True, rules=None, ci=-0.01) raised raw TypeErrors, wrote a
+    manifest it then called damaged, or played toward ten million games a cell."""
+    with pytest.raises(ConfigError) as info:
+        fisim.sweep(kwargs.pop("out", tmp_path / "out"), **{**SMALL_SWEEP, **kwargs})
+    assert words in str(info.value) and "\n" not in str(info.value), str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"formats": 5}, "formats must be a str such as 'html,md' or a list of str, not 5"),
+    ({"formats": "pdf"}, "unknown report format 'pdf'"), ({"formats": ["md", 5]}, "formats must be a str"),
+    ({"out": 5}, "out must be a path"), ({"title": 5}, "title must be a str or None"),
+])
+def test_the_api_report_checks_its_arguments_before_writing(good, tmp_path, kwargs, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        fisim.report(good, **{"out": tmp_path / "report", **kwargs})
+    assert not (tmp_path / "report").exists() and not (good / "report").exists()
+    with pytest.raises(StoreError, match="a results directory is a path"):
+        fisim.report(5)
+
+
+TUNE_API = {"values": "1..2", "players": 2, "policy": "random", "max_games": 1000, "progress": False}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"target": "0.5"}, "target must be a number above 0 and below 1, such as 0.5, not '0.5'"),
+    ({"target": 1}, "target must be a number above 0 and below 1"), ({"target": float("nan")}, "not nan"),
+    ({"max_games": 0}, "max_games must be a whole number from 1"), ({"max_games": 1500.5}, "not 1500.5"),
+    ({"seed": 2**63}, "seed must be"), ({"repeat": -1}, "repeat must be"), ({"threads": 0}, "threads must be"),
+    ({"param": 5}, "param must be a str"), ({"param": "nope"}, "unknown --param 'nope'"),
+    ({"layout": None}, "layout must be a str"), ({"policy": 5}, "policy must be a str"),
+    ({"out": 5}, "out must be a path"), ({"progress": 1.5}, "progress must be True"),
+    ({"players": "2"}, "players must be 2, 3 or 4"), ({"values": [1.5]}, "give whole numbers"),
+])
+def test_the_api_tune_checks_what_the_command_line_checks_before_anything_is_written(tmp_path, kwargs, words):
+    arguments = {"param": "start_level", "target": 0.5, **TUNE_API, "out": tmp_path / "tune", **kwargs}
+    with pytest.raises(ConfigError) as info:
+        fisim.tune(arguments.pop("param"), arguments.pop("target"), **arguments)
+    assert words in str(info.value) and "\n" not in str(info.value), str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"by": "nope"}, "cannot compare by 'nope'"), ({"by": 5}, "cannot compare by 5"),
+    ({"agreement": "random"}, "agreement takes two different policies"),
+    ({"agreement": ["random", "random"]}, "two different policies"),
+    ({"agreement": "random,nobody"}, "agreement: unknown policy 'nobody'"),
+    ({"by": "policy", "agreement": "random,passive"}, "by policy is not one"),
+    ({"baseline": "passive"}, "baseline C goes with agreement A,B"), ({"disjoint": True}, "disjoint goes with"),
+    ({"agreement": "random,passive", "disjoint": "yes"}, "disjoint must be True or False"),
+    ({"agreement": "random,passive", "baseline": "random"}, "is one of agreement's policies"),
+])
+def test_the_api_compare_takes_and_checks_its_commands_options(good, kwargs, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        fisim.compare(good, **{"by": "level", **kwargs})

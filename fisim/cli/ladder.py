@@ -4,10 +4,11 @@ import os
 import click
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, check_threads, policy_name, quiet_option
+from fisim.cli.options import POLICY_HELP, check_threads, quiet_option
 from fisim.cli.sweep import run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
+from fisim.grid import policy_name
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from policies import CLAIRVOYANT_NOTE, LADDER, REPLAYS_ALIKE, sees_decks
 
