@@ -14,7 +14,9 @@ complete; a run that is interrupted loses at most the chunks in flight. One swee
 writes a store. Each chunk describes itself in its Parquet key-value metadata (cell, chunk index,
 game range, seed, the fingerprint of its cell's configuration, a checksum of its content)
 and every reader checks that description against the manifest: a chunk that does not match is
-named in a StoreError and never used. Reports and comparisons read only this directory.
+named in a StoreError and never used; so is a per-game file that is not its verified chunk's
+(pd.read_parquet of DIR/games reads every file there). Reports and comparisons read only this
+directory.
 
 Chunk k of every cell holds the same games whatever the target (fisim.results.chunks), so a store
 is extended by playing more chunks: a later sweep of the same configuration may ask for more games
@@ -68,9 +70,10 @@ CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 class ChunkError(StoreError):
     """A chunk file that does not belong, as it is, to the store it is in."""
 
-    def __init__(self, path, reason, kind="chunk file"):
+    def __init__(self, path, reason, kind="chunk file", replayed=True):
         super().__init__(f"{kind} {Path(path).name} in {Path(path).parent} {reason}")
         self.path, self.reason = Path(path), reason
+        self.replayed = replayed        # whether a sweep that deletes it plays its games again
 
 
 def fingerprint(manifest, cell_key):
@@ -325,7 +328,21 @@ class Store:
                 if rejected is None:
                     raise
                 rejected(exc)
+        for path in self._games_of_no_chunk({self.games_path(r["cell"], r["chunk"]).name for r in records}):
+            error = ChunkError(path, f"belongs to no chunk of this store ({_ORPHAN}); delete it", "per-game file",
+                               replayed=False)
+            if rejected is None:
+                raise error
+            rejected(error)
         return pd.DataFrame(records) if records else pd.DataFrame(columns=["cell", "chunk", "games", "wins"])
+
+    def _games_of_no_chunk(self, kept):
+        """The files in games/ that pd.read_parquet(DIR/games) reads (any name but a hidden one) and
+        that are not the per-game file of a verified chunk (`kept`: their names)."""
+        folder = self.path / "games"
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")) and p.name not in kept)
 
 
 def _description(record, manifest):
@@ -392,6 +409,7 @@ def _verified(path, manifest, fingerprints):
 
 
 GAME_SETTINGS = ("layout", "level", "players", "team", "rules")     # as per-game rows and the manifest name them
+_ORPHAN = "pd.read_parquet of the games directory would read its rows with the store's"
 
 
 def _check_games(path, record, manifest):

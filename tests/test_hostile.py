@@ -695,6 +695,37 @@ def test_a_per_game_file_that_does_not_belong_is_named_and_resume_replays_it(sto
     assert victim.read_bytes() == (stores / "per-game" / "games" / victim.name).read_bytes()
 
 
+@pytest.mark.parametrize("how", ["another seed's file under a chunk's name", "a file under another name",
+                                 "a per-game file in a store without them"])
+def test_a_per_game_file_that_belongs_to_no_chunk_is_named_by_every_reader(stores, tmp_path, capsys, how):
+    """Issue 48 item 4: another seed's per-game file copied into games/ under a new name passed
+    resume, report, load and compare unnoticed, and pd.read_parquet(DIR/games), the documented way
+    to read the rows, returned its rows mixed in. Every reader names it; a resumed sweep deletes one
+    named as a chunk of its own (fisim would write there), and refuses to touch any other."""
+    store = tmp_path / "store"
+    shutil.copytree(stores / ("good" if "without" in how else "per-game"), store)
+    source = sorted((stores / "per-game-seed2" / "games").glob("*.parquet"))[0]
+    name = source.name.replace("-000000", "-000009") if "chunk's name" in how else "extra.parquet"
+    (store / "games").mkdir(exist_ok=True)
+    shutil.copy(source, store / "games" / name)
+    assert len(pd.read_parquet(store / "games")) > 1000 * (6 if "without" not in how else 0)     # the rows it mixes in
+    for read in (fisim.load, lambda p: compare(p, "level"), data.read):
+        with pytest.raises(StoreError, match=f"per-game file {re.escape(name)} in .* belongs to no chunk") as info:
+            read(store)
+        assert "\n" not in str(info.value)
+    refused(cli(capsys, "report", store, "--format", "md"), name, "belongs to no chunk")
+    warnings = []
+    resume = lambda: run_sweep(CELLS, store, 1, TARGET, per_game="without" not in how,  # noqa: E731
+                               chunk_games=1000, warn=warnings.append)
+    if name == "extra.parquet":
+        with pytest.raises(StoreError, match=name):
+            resume()
+        assert (store / "games" / name).exists()
+    else:
+        assert resume().equals(fisim.load(stores / "per-game"))
+        assert not (store / "games" / name).exists() and any(name in w and "deleting it" in w for w in warnings)
+
+
 def _within(seconds, call):
     """call(), or TimeoutError if it takes longer (a read of a FIFO blocks for ever)."""
     def expire(*_):
