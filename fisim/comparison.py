@@ -52,14 +52,15 @@ def pairing(a, b):
     return float(r), float(1 - np.sqrt(max(var_a + var_b - 2 * cov, 0.0) / (var_a + var_b)))
 
 
-def compare(path, by):
+def compare(path, by, progress=None):
     """Compare the cells of a results directory along `by` (one of BY). For a setting: one row per
     cell that differs from its baseline only in `by` (the first value of `by` in the sweep; for
     teams, the best team of the group, every team ranked): both win rates, their paired difference
-    with its 95% interval, significance and the pairing's correlation. For `role`: see roles()."""
+    with its 95% interval, significance and the pairing's correlation. For `role`: see roles().
+    progress(1, total) as each of the store's chunk files is read."""
     if by not in BY:
         raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
-    manifest, chunks = read_store(path)
+    manifest, chunks = read_store(path, progress)
     cells = cell_table(manifest, chunks)
     if by == "role":
         return roles(cells)

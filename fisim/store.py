@@ -307,10 +307,10 @@ class Store:
         table = pa.Table.from_pylist([record]).replace_schema_metadata({META_KEY: json.dumps(meta)})
         atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
 
-    def read_chunks(self, manifest=None, rejected=None):
+    def read_chunks(self, manifest=None, rejected=None, progress=None):
         """Every chunk file, verified against the manifest, as a DataFrame (one row per chunk). A
         file that fails raises ChunkError, or, with `rejected`, is passed to rejected(error) and
-        left out."""
+        left out. progress(1, total) as each of the `total` chunk files is read."""
         manifest = manifest or self.read_manifest()
         folder = self.path / "chunks"
         if not folder.is_dir():
@@ -318,7 +318,10 @@ class Store:
                              "run the same sweep again")
         expected = {c["key"]: fingerprint(manifest, c["key"]) for c in manifest["cells"]}
         records = []
-        for path in sorted(folder.glob("*.parquet")):
+        paths = sorted(folder.glob("*.parquet"))
+        for path in paths:
+            if progress:
+                progress(1, len(paths))
             try:
                 record = _verified(path, manifest, expected)
                 if manifest["per_game"]:
@@ -462,14 +465,15 @@ def _inconsistency(record):
     return None
 
 
-def read_store(path):
+def read_store(path, progress=None):
     """(manifest, chunks) of a results directory for a reader: the manifest checked, every chunk
     verified against it, and no chunk missing before one that is there. StoreError otherwise. A
     chunk shorter than its slot ends its cell's games: chunks after it (of an extension that was
-    interrupted before it replayed that chunk whole) are left out until it has."""
+    interrupted before it replayed that chunk whole) are left out until it has. progress(1, total)
+    as each chunk file is read (a large store takes seconds)."""
     store = Store(path)
     manifest = store.read_manifest()
-    chunks = store.read_chunks(manifest)
+    chunks = store.read_chunks(manifest, progress=progress)
     keep = pd.Series(True, index=chunks.index)
     size = manifest["chunk_size"]
     for cell in manifest["cells"]:

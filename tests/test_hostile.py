@@ -1124,3 +1124,12 @@ def test_the_api_tune_checks_what_the_command_line_checks_before_anything_is_wri
 def test_the_api_compare_takes_and_checks_its_commands_options(good, kwargs, words):
     with pytest.raises(ConfigError, match=re.escape(words)):
         fisim.compare(good, **{"by": "level", **kwargs})
+
+
+def test_agreement_by_players_or_rules_says_players_and_rules(tmp_path, capsys):
+    """compare --agreement by players printed "playerss" (and by rules "ruless")."""
+    cells = grid.expand(["standard"], ["novice"], [2, 3, 4], "random", ["random", "passive"], [()])
+    run_sweep(cells, tmp_path / "store", 0, {"games": 200}, chunk_games=1000)
+    status, out, err = cli(capsys, "compare", tmp_path / "store", "--by", "players", "--agreement", "random,passive")
+    assert status == 0, err
+    assert "rank the players alike?" in out and "(3 players)" in out and "playerss" not in out

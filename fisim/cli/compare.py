@@ -1,4 +1,7 @@
 """`fisim compare`: paired differences between a store's cells, or two policies' agreement."""
+import contextlib
+import sys
+
 import click
 
 from fisim.cli.options import TABLE_FORMATS, check_format, table_text
@@ -29,10 +32,28 @@ def compare(directory, by, fmt, agreement, baseline, disjoint):
     from fisim.comparison import format_comparison
     pair, baseline = compare_options(by, agreement, baseline, disjoint, option="--")
     check_format(fmt, TABLE_FORMATS)
+    with _reading_bar() as progress:
+        if pair:
+            from fisim.agreement import format_agreement, rank_agreement
+            result = rank_agreement(directory, by, pair, baseline, disjoint, progress=progress)
+        else:
+            frame = run(directory, by, progress)
     if pair:
-        from fisim.agreement import format_agreement, rank_agreement
-        result = rank_agreement(directory, by, pair, baseline, disjoint)
         click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
-        return
-    frame = run(directory, by)
-    click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
+    else:
+        click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
+
+
+@contextlib.contextmanager
+def _reading_bar():
+    """progress(n, total) of a store's chunk files read, as a bar on stderr when it is a terminal and
+    the reading lasts more than a couple of seconds (a large store)."""
+    from tqdm import tqdm
+
+    from fisim.progress import DELAY
+    with tqdm(unit=" chunk files", desc="reading the store", delay=DELAY, file=sys.stderr,
+              disable=not sys.stderr.isatty()) as bar:
+        def progress(n, total):
+            bar.total = total
+            bar.update(n)
+        yield progress
