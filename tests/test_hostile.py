@@ -1170,3 +1170,20 @@ def test_an_all_lost_replay_says_so_instead_of_a_deal_share_of_nan():
     assert deals["deal_share"].isna().all()
     text = "\n".join(ladder._format_deals(deals))
     assert "nan" not in text and "none won" in text and "all won" in text
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a link to /dev/zero", "a directory"])
+def test_a_layout_that_is_not_a_regular_file_is_said_to_be_so_at_once(tmp_path, capsys, kind):
+    """A FIFO or /dev/zero as --layout was an 'unknown layout' (a read of it would block, or never
+    end): 'is not a regular file', as a variant file's, in every command that takes a layout."""
+    path = tmp_path / "island.txt"
+    if kind == "a FIFO":
+        os.mkfifo(path)
+    elif kind == "a directory":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    for args in (["simulate", "--layout", path, "--games", "1"], ["sweep", "--layouts", path, "--out", tmp_path / "s"],
+                 ["layouts", path]):
+        _within(10, lambda args=args: refused(cli(capsys, *args), f"layout file {path} is not a regular file"))
+    assert not (tmp_path / "s").exists()
