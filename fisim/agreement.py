@@ -32,11 +32,14 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from fisim.comparison import AXES, paired_difference
+from fisim.arguments import flag, strings
+from fisim.comparison import AXES, BY, paired_difference
 from fisim.errors import ConfigError, StoreError
+from fisim.grid import policy_name
 from fisim.stats import wilson
 from fisim.store import read_store
 from fisim.tables import cell_table, win_bits
+from policies import PolicyError
 
 POOLED = "all"
 Agreement = namedtuple("Agreement", "by policies baseline disjoint items groups flips")
@@ -46,10 +49,6 @@ def compare_options(by, agreement=None, baseline=None, disjoint=False, option=""
     """(the two policies of `agreement` "A,B" (or [A, B]) as their cells name them, the baseline's
     name), both None without `agreement`: compare's options checked alike for the command line and
     the Python API, a ConfigError in one line otherwise (`option` "--": named as the command line's)."""
-    from fisim.arguments import flag, strings
-    from fisim.comparison import BY
-    from fisim.grid import policy_name
-    from policies import PolicyError
     name = (lambda argument: f"--{argument}") if option else (lambda argument: argument)
     if not isinstance(by, str) or by not in BY:
         raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")

@@ -138,7 +138,6 @@ class Tuning:
                          "settled": self.settled and value == self.answer})
         return pd.DataFrame(rows)
 
-
     def _repr_html_(self):
         """In Jupyter: the answer, settled or not, above every value probed with its games and rate."""
         from fisim.results.display import html_table, percent
@@ -239,8 +238,8 @@ class _Games:
     """The per-game wins of each value's cell in the store: chunks found there are reused, missing
     ones played and stored as they finish."""
 
-    def __init__(self, store, cells, seed, threads, warn, played=None):
-        self.store, self.cells, self.seed, self.threads, self.progress = store, cells, seed, threads, played
+    def __init__(self, store, cells, seed, threads, warn, progress=None):
+        self.store, self.cells, self.seed, self.threads, self.progress = store, cells, seed, threads, progress
         self.chunks = {cell.key: {} for cell in cells.values()}     # key -> {chunk: per-game wins}
         for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
                                         ).iterrows():
