@@ -3,6 +3,7 @@ transcript, and a hand-built position for the rule tests. What is compiled, and 
 fisim.jit's (docs/engine.md).
 """
 import contextlib
+import logging
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -11,10 +12,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from fisim.errors import EngineError
+from fisim.errors import ConfigError, EngineError
 from fisim.jit.runners import bulk_arguments, first_use, policy_arg, prepare, runner
+from fisim.limits import MAX_ENGINE_SEED, MAX_GAME, MAX_REPEAT
 from fisim.rules import state as st
 from fisim.rules.actions import list_options
+from fisim.rules.config import GameConfig
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DECISION_NAMES, LIFT_DEST, field1
 from fisim.rules.rng import N_STREAMS, init_streams
@@ -22,6 +25,36 @@ from fisim.rules.state import R_SIZE
 
 MIN_BLOCK = 64            # games a thread plays at a time, at least ...
 BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
+INTERPRETED_NOTE = 100    # a batch of this many games or more, interpreted, is said to be (once)
+log = logging.getLogger("fisim.engine")     # the command line shows its INFO messages on stderr
+_said_interpreted = []
+
+
+def checked(config, seed=0, first_game=0, n_games=0, repeat=0, check=GameConfig.validate):
+    """`config` validated (`check`: GameConfig.validate, or for a hand-built position
+    GameConfig.check_playable), and the numbers of a batch in the ranges the engine
+    plays: a ConfigError in one line for anything else, whoever calls the engine (the compiled code
+    trusts what it is handed: a config it cannot play once crashed the process). Once a batch, never
+    per game."""
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"the engine plays a fisim.rules.config.GameConfig, not {type(config).__name__}")
+    check(config)
+    for name, value, high in (("seed", seed, MAX_ENGINE_SEED), ("first game", first_game, MAX_GAME),
+                              ("games", n_games, MAX_GAME), ("repeat", repeat, MAX_REPEAT)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= high:
+            raise ConfigError(f"{name} must be a whole number from 0 to {high:,}, not {value!r}")
+    if first_game + n_games - 1 > MAX_GAME:
+        raise ConfigError(f"games {first_game:,}..{first_game + n_games - 1:,} go past the last game {MAX_GAME:,}")
+    return config
+
+
+def _say_if_interpreted(n_games):
+    """Under NUMBA_DISABLE_JIT the engine runs as plain Python, hundreds of times slower: a large
+    batch says so once (an INFO message, which the command line shows on a terminal)."""
+    if numba.config.DISABLE_JIT and n_games >= INTERPRETED_NOTE and not _said_interpreted:
+        _said_interpreted.append(True)
+        log.info("the engine runs interpreted (NUMBA_DISABLE_JIT is set): games are hundreds of times slower "
+                 "than compiled")
 
 
 @contextlib.contextmanager
@@ -76,7 +109,10 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
     The threads are Python threads running the compiled engine without the GIL: the engine then
-    needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
+    needs no parallel compilation (Numba's parallel=True about doubles a first run's compile).
+    A config or a number the engine cannot play is a ConfigError (checked)."""
+    checked(config, seed, first_game, n_games, repeat)
+    _say_if_interpreted(n_games)
     prepare([policy])
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
@@ -135,8 +171,8 @@ def decisions_of(g):
 def record(layout, config, policy, seed, game, decisions=False, repeat=0):
     """Play game `game` of master `seed` (its repeat `repeat`) with its transcript (and every
     policy decision) kept."""
-    g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0,
-                          policy_arg(policy))
+    settings = checked(config, seed, game, 1, repeat).to_array()
+    g = st.new_game_array(layout.geometry, settings, 1 << 18, (1 << 22) if decisions else 0, policy_arg(policy))
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
     with policy_errors(policy), interruptible():
@@ -161,7 +197,7 @@ class EngineGame:
     @classmethod
     def from_position(cls, position, seed=0):
         p = position
-        g = st.new_game_array(p.layout.geometry, p.config.to_array(), 1 << 16)
+        g = st.new_game_array(p.layout.geometry, checked(p.config, check=GameConfig.check_playable).to_array(), 1 << 16)
         for cell, tile in enumerate(p.tile_at):
             g[st.P_TILE_AT + cell] = tile
             g[st.P_CELL_OF + tile] = cell

@@ -192,6 +192,13 @@ def parse_policies(text):
     return resolved
 
 
+def policy_name(policy):
+    """The name a policy's cells carry (policies.Policy.given: search is search:64, tuned-search:8
+    is search:8/tuned, a file its absolute path)."""
+    from policies import resolve
+    return resolve(policy).given
+
+
 def sweep_cells(levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random", layouts=defaults.LAYOUT,
                 policies=defaults.POLICY, rules="official", sets=()):
     """The cells of a sweep from its options as `fisim sweep` takes them (each a string such as

@@ -52,6 +52,7 @@ LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
 LADDER_STORE, DEALS_STORE = "ladder", "deals"
 PILOT_SECONDS = 0.5         # how long each policy plays (nothing stored) to measure its speed for the plan
+REPLAY_PROBES = 256         # deals at most that a replayer plays twice to show that its replays differ
 # the README's ladder, as a command line
 FULL_SIZE = (f"--levels {FULL_LADDER['levels']} --players {FULL_LADDER['players']} --games {FULL_LADDER['games']} "
              f"--policies {','.join(LADDER)} --clairvoyant {FULL_LADDER['clairvoyant']} --deals {FULL_LADDER['deals']} "
@@ -67,6 +68,22 @@ def deal_cells(levels, players, replayer, repeats):
     """The replays: one cell per level, player count and repeat index."""
     return [Cell(LAYOUT, level, p, None, replayer, (), repeat=r)
             for p in players for level in levels for r in range(repeats)]
+
+
+def replays_differ(replayer, level, players, seed=0):
+    """Whether `replayer` plays some deal differently at repeats 0 and 1 (only its random stream
+    changes): deals 0, 1, 2-3, 4-7, ... of the setting, each played twice, up to REPLAY_PROBES of
+    them, the first batch with a difference ending the check (a stochastic policy's first deal
+    mostly does). A policy whose stream never changes its play (expert, a policy file that ignores
+    rng, under any spelling; search with a tiny budget) replays every deal alike, and its per-deal
+    difficulty would measure nothing."""
+    first, size = 0, 1
+    while first < REPLAY_PROBES:
+        cells = (Cell(LAYOUT, level, players, None, replayer, (), repeat=r) for r in (0, 1))
+        if not np.array_equal(*(play(cell, seed, first, size, threads=1) for cell in cells)):
+            return True
+        first, size = first + size, min(first + size, REPLAY_PROBES - first - size)
+    return False
 
 
 def store_wins(path, order=()):
@@ -233,6 +250,13 @@ def _pct(x):
     return f"{100 * x:.1f}%"
 
 
+def _deal_share(row):
+    """The deal's share of the outcome's variance, or what leaves it undefined: no replay won, or all."""
+    if np.isfinite(row["deal_share"]):
+        return _pct(row["deal_share"])
+    return "none won" if row["mean_win"] == 0 else "all won"
+
+
 def _ci(rate, low, high):
     return f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
 
@@ -312,10 +336,11 @@ def _format_deals(deals):
                      f"{_ci(r['never_won'], r['never_won_low'], r['never_won_high']):<22}"
                      f"{_ci(r['always_won'], r['always_won_low'], r['always_won_high']):<22}"
                      f"{r['span']:>6.2f}{r['trimmed_span']:>9.2f}{_pct(r['outliers']):>10}"
-                     f"{_pct(r['deal_share']):>12}{r['entropy']:>6.2f}{r['entropy_given_deal']:>8.2f}")
+                     f"{_deal_share(r):>12}{r['entropy']:>6.2f}{r['entropy_given_deal']:>8.2f}")
     lines.append("  span, trimmed (5-95%) span: of per-deal win rates; outliers: deals a binomial test at 5% "
-                 "rejects for the mean rate; deal share: of the outcome's variance, the deal's; H, H|deal: "
-                 "outcome entropy in bits before and once the deal is known.")
+                 "rejects for the mean rate; deal share: of the outcome's variance, the deal's (none when no "
+                 "replay or every replay was won: the outcome does not vary); H, H|deal: outcome entropy in bits "
+                 "before and once the deal is known.")
     return lines
 
 

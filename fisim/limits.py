@@ -5,6 +5,7 @@ memory; a sweep cell is at most MAX_CHUNKS chunks of at most MAX_CHUNK_GAMES gam
 unless the sweep says otherwise); a variant file is read whole, so it is at most MAX_VARIANT_BYTES.
 """
 MAX_SEED = 2**63 - 1
+MAX_ENGINE_SEED = 2**64 - 1         # the engine plays any 64-bit master seed (a script's derived ones)
 MAX_GAME = 2**63 - 1                # the last game index of a seed
 MAX_REPEAT = 2**31 - 1              # the last repeat of a game (fisim.rules.rng), kept as 32 bits
 MAX_SIMULATE_GAMES = 100_000_000

@@ -14,7 +14,9 @@ complete; a run that is interrupted loses at most the chunks in flight. One swee
 writes a store. Each chunk describes itself in its Parquet key-value metadata (cell, chunk index,
 game range, seed, the fingerprint of its cell's configuration, a checksum of its content)
 and every reader checks that description against the manifest: a chunk that does not match is
-named in a StoreError and never used. Reports and comparisons read only this directory.
+named in a StoreError and never used; so is a per-game file that is not its verified chunk's
+(pd.read_parquet of DIR/games reads every file there). Reports and comparisons read only this
+directory.
 
 Chunk k of every cell holds the same games whatever the target (fisim.results.chunks), so a store
 is extended by playing more chunks: a later sweep of the same configuration may ask for more games
@@ -67,9 +69,10 @@ CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 class ChunkError(StoreError):
     """A chunk file that does not belong, as it is, to the store it is in."""
 
-    def __init__(self, path, reason, kind="chunk file"):
+    def __init__(self, path, reason, kind="chunk file", replayed=True):
         super().__init__(f"{kind} {Path(path).name} in {Path(path).parent} {reason}")
         self.path, self.reason = Path(path), reason
+        self.replayed = replayed        # whether a sweep that deletes it plays its games again
 
 
 def fingerprint(manifest, cell_key):
@@ -307,10 +310,10 @@ class Store:
         table = pa.Table.from_pylist([record]).replace_schema_metadata({META_KEY: json.dumps(meta)})
         atomic_write(self.chunk_path(record["cell"], record["chunk"]), lambda p: pq.write_table(table, p))
 
-    def read_chunks(self, manifest=None, rejected=None):
+    def read_chunks(self, manifest=None, rejected=None, progress=None):
         """Every chunk file, verified against the manifest, as a DataFrame (one row per chunk). A
         file that fails raises ChunkError, or, with `rejected`, is passed to rejected(error) and
-        left out."""
+        left out. progress(1, total) as each of the `total` chunk files is read."""
         manifest = manifest or self.read_manifest()
         folder = self.path / "chunks"
         if not folder.is_dir():
@@ -318,7 +321,10 @@ class Store:
                              "run the same sweep again")
         expected = {c["key"]: fingerprint(manifest, c["key"]) for c in manifest["cells"]}
         records = []
-        for path in sorted(folder.glob("*.parquet")):
+        paths = sorted(folder.glob("*.parquet"))
+        for path in paths:
+            if progress:
+                progress(1, len(paths))
             try:
                 record = _verified(path, manifest, expected)
                 if manifest["per_game"]:
@@ -328,7 +334,21 @@ class Store:
                 if rejected is None:
                     raise
                 rejected(exc)
+        for path in self._games_of_no_chunk({self.games_path(r["cell"], r["chunk"]).name for r in records}):
+            error = ChunkError(path, f"belongs to no chunk of this store ({_ORPHAN}); delete it", "per-game file",
+                               replayed=False)
+            if rejected is None:
+                raise error
+            rejected(error)
         return pd.DataFrame(records) if records else pd.DataFrame(columns=["cell", "chunk", "games", "wins"])
+
+    def _games_of_no_chunk(self, kept):
+        """The files in games/ that pd.read_parquet(DIR/games) reads (any name but a hidden one) and
+        that are not the per-game file of a verified chunk (`kept`: their names)."""
+        folder = self.path / "games"
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")) and p.name not in kept)
 
 
 def _description(record, manifest):
@@ -395,6 +415,7 @@ def _verified(path, manifest, fingerprints):
 
 
 GAME_SETTINGS = ("layout", "level", "players", "team", "rules")     # as per-game rows and the manifest name them
+_ORPHAN = "pd.read_parquet of the games directory would read its rows with the store's"
 
 
 def _check_games(path, record, manifest):
@@ -447,14 +468,15 @@ def _inconsistency(record):
     return None
 
 
-def read_store(path):
+def read_store(path, progress=None):
     """(manifest, chunks) of a results directory for a reader: the manifest checked, every chunk
     verified against it, and no chunk missing before one that is there. StoreError otherwise. A
     chunk shorter than its slot ends its cell's games: chunks after it (of an extension that was
-    interrupted before it replayed that chunk whole) are left out until it has."""
+    interrupted before it replayed that chunk whole) are left out until it has. progress(1, total)
+    as each chunk file is read (a large store takes seconds)."""
     store = Store(path)
     manifest = store.read_manifest()
-    chunks = store.read_chunks(manifest)
+    chunks = store.read_chunks(manifest, progress=progress)
     keep = pd.Series(True, index=chunks.index)
     size = manifest["chunk_size"]
     for cell in manifest["cells"]:

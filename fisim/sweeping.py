@@ -204,13 +204,13 @@ def _resume_text(cells, records, target, chunk_games):
 
 
 def replace_rejected(error, records, warn):
-    """A chunk file that failed verification: delete it to play it again if it is named as a chunk
-    of this sweep, else stop (it is not ours to delete)."""
+    """A chunk file (or a per-game file) that failed verification: delete it, to play it again, if
+    it is named as a chunk of this sweep, else stop (it is not ours to delete)."""
     name = CHUNK_NAME.fullmatch(error.path.name)
     if not name or name[1] not in records:
         raise error
     if warn:
-        warn(f"{error}; playing it again")
+        warn(f"{error}; {'playing it again' if error.replayed else 'deleting it'}")
     error.path.unlink(missing_ok=True)
 
 

@@ -55,8 +55,14 @@ def cell_table(manifest, chunks):
         for role, n, w in zip(ROLE_NAMES, role_games, role_wins):
             row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
         rows.append(row)
-    frame = pd.DataFrame(rows)
-    frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
+    return ordered_levels(pd.DataFrame(rows))
+
+
+def ordered_levels(frame):
+    """`frame` with its `level` column (if it has one) an ordered categorical, by the water meter:
+    novice < normal < elite < legendary, a position by its number among them."""
+    if "level" in frame:
+        frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
     return frame
 
 

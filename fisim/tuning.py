@@ -138,6 +138,18 @@ class Tuning:
                          "settled": self.settled and value == self.answer})
         return pd.DataFrame(rows)
 
+    def _repr_html_(self):
+        """In Jupyter: the answer, settled or not, above every value probed with its games and rate."""
+        from fisim.results.display import html_table, percent
+        table = self.table()
+        shown = pd.DataFrame({self.param: table["label"], "games": table["games"],
+                              "win rate (95% CI)": [percent(*r) for r in zip(table["rate"], table["ci_low"],
+                                                                              table["ci_high"])],
+                              "": ["<- answer" if a else "" for a in table["answer"]]})
+        verdict = "settled at 95% confidence" if self.settled else "not settled within the budget: the best estimate"
+        return html_table(shown, f"tune {self.param} to a win rate of {100 * self.target:g}%: answer "
+                                 f"{value_label(self.param, self.answer)}, {verdict}")
+
 
 def value_label(param, value):
     """'4 (legendary)' for a named starting position, else the value."""
@@ -226,8 +238,8 @@ class _Games:
     """The per-game wins of each value's cell in the store: chunks found there are reused, missing
     ones played and stored as they finish."""
 
-    def __init__(self, store, cells, seed, threads, warn):
-        self.store, self.cells, self.seed, self.threads = store, cells, seed, threads
+    def __init__(self, store, cells, seed, threads, warn, progress=None):
+        self.store, self.cells, self.seed, self.threads, self.progress = store, cells, seed, threads, progress
         self.chunks = {cell.key: {} for cell in cells.values()}     # key -> {chunk: per-game wins}
         for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
                                         ).iterrows():
@@ -241,7 +253,7 @@ class _Games:
         mine = self.chunks[cell.key]
         stored = {k: (int(won.sum()), len(won)) for k, won in mine.items()}
         for k, first, size in chunks_to_play(stored, {"games": n}, CHUNK_GAMES):
-            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False)
+            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False, self.progress)
             self.store.write_chunk(record)
             mine[k] = per_game_wins(record)
             self.played += size
@@ -276,18 +288,18 @@ def search(values, target, max_games, wins, progress=None):
     return answer, False, len(rounds), asked
 
 
-def tune(base, param, target, values, max_games, out, seed=0, threads=None, progress=None, warn=None):
+def tune(base, param, target, values, max_games, out, seed=0, threads=None, progress=None, warn=None, played=None):
     """Tune `param` (START_LEVEL or a rule number) of the setting of Cell `base` over `values` (in
     order) to the win rate `target`, playing at most `max_games` games per value into the store
     `out` (resumed if it holds games of this tune); a Tuning. progress(text) at each round;
-    warn(text) for a damaged chunk file, played again."""
+    warn(text) for a damaged chunk file, played again; played(n) as each block of n games finishes."""
     cells = tune_cells(base, param, values)
     store = Store(out)
     with store.lock():
         kept = store.read_manifest()["target"] if store.manifest_path.exists() else {}
         budget = {"games": max(max_games, kept.get("games", 0))}   # a smaller budget keeps the store's
         store.open(manifest_for(list(cells.values()), seed, budget, per_game=False))
-        games = _Games(store, cells, seed, threads, warn)
+        games = _Games(store, cells, seed, threads, warn, played)
         answer, done, rounds, asked = search(values, target, max_games, games.first, progress)
         probes = {v: (n, int(games.first(v, n).sum())) for v, n in asked.items()}
     return Tuning(param, target, list(values), probes, answer, done, rounds, len(schedule(max_games)), games.played,

@@ -15,10 +15,14 @@ A run may start from a file it wrote (--start) instead of the hand-set values: a
 more deals per candidate and smaller steps finds gains that the first run's sample could not tell
 from noise. The file written then gives the whole chain of commands in made_by.
 
+The file written is --out, which has no default: a trial run writes where it is told, and only
+`--out policies/tuned.json` replaces the shipped file (the weights `tuned` plays). Every argument
+is checked, and --out's folder found writable, before the first game.
+
 The same seed and settings give the same numbers, whatever the thread count. The shipped file
 was made by
 
-    python scripts/train_tuned.py --seed 1 --games 1000 --passes 6
+    python scripts/train_tuned.py --seed 1 --games 1000 --passes 6 --out policies/tuned.json
 
 in about a quarter of an hour on a 2-core AMD EPYC (2 threads; the file records its running time).
 Each pass records the incumbent's win rate on its new deals before and after the pass's changes
@@ -37,6 +41,7 @@ from tqdm import tqdm
 
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference
+from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.constants import LEVELS
 from fisim.rules.rng import game_seed
 from fisim.rules.state import R_STATUS, WON
@@ -47,27 +52,54 @@ OUT = tuned.DATA
 CANDIDATE = internal(candidate)
 
 
+def _ranged(kind, allowed, choices):
+    """An argparse type: `kind` of the text, refused unless allowed(value), naming `choices`."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not allowed(value):
+            raise argparse.ArgumentTypeError(f"{text!r}: give {choices}")
+        return value
+    return parse
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=1, help="master seed of every deal played")
-    parser.add_argument("--games", type=int, default=1000, help="deals per (level, players) per candidate")
-    parser.add_argument("--passes", type=int, default=6)
-    parser.add_argument("--step", type=float, default=0.5, help="first pass: each weight times 1 +- step")
-    parser.add_argument("--shrink", type=float, default=0.7, help="the step's factor after each pass")
+    parser.add_argument("--seed", type=_ranged(int, lambda v: 0 <= v <= MAX_SEED,
+                                               f"a whole number from 0 to {MAX_SEED}"),
+                        default=1, help="master seed of every deal played")
+    parser.add_argument("--games", type=_ranged(int, lambda v: 1 <= v <= MAX_SIMULATE_GAMES,
+                                                f"a whole number from 1 to {MAX_SIMULATE_GAMES:,}"),
+                        default=1000, help="deals per (level, players) per candidate")
+    parser.add_argument("--passes", type=_ranged(int, lambda v: 0 <= v <= 100, "a whole number from 0 to 100"),
+                        default=6)
+    parser.add_argument("--step", type=_ranged(float, lambda v: 0 < v < 1, "a number above 0 and below 1"),
+                        default=0.5, help="first pass: each weight times 1 +- step")
+    parser.add_argument("--shrink", type=_ranged(float, lambda v: 0 < v <= 1, "a number above 0, at most 1"),
+                        default=0.7, help="the step's factor after each pass")
     parser.add_argument("--levels", default="novice,normal,elite")
-    parser.add_argument("--players", default="2,3,4")
+    parser.add_argument("--players", default="2,3,4", help="player counts, 2 to 4, comma-separated")
     parser.add_argument("--weights", help="tune only these (comma-separated names; default: every nonzero one)")
     parser.add_argument("--start", type=Path,
                         help="a file this script wrote: start from its weights (default: expert's hand-set ones)")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--version", type=int, help="the version the file gives tuned (default: tuned's + 1)")
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--threads", type=_ranged(int, lambda v: 1 <= v <= max_threads(),
+                                                  f"a whole number from 1 to {max_threads()} (this machine)"),
+                        default=min(2, max_threads()))
+    parser.add_argument("--version", type=_ranged(int, lambda v: v >= 1, "a whole number from 1"),
+                        help="the version the file gives tuned (default: tuned's + 1)")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the file to write; policies/tuned.json is the shipped one, which tuned plays")
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     for level in levels:
         if level not in LEVELS:
             parser.error(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-    args.cells = [(level, int(p)) for level in levels for p in args.players.split(",")]
+    counts = [p.strip() for p in args.players.split(",")]
+    if not all(c.isascii() and c.isdigit() and 2 <= int(c) <= 4 for c in counts):
+        parser.error(f"--players {args.players}: give player counts from 2 to 4, such as 2,3,4")
+    args.cells = [(level, int(p)) for level in levels for p in counts]
     names = WEIGHTS.names
     chosen = args.weights.split(",") if args.weights else names
     unknown = sorted(set(chosen) - set(names))
@@ -75,7 +107,19 @@ def parse_args(argv=None):
         parser.error(f"unknown weights {', '.join(unknown)}; choose from {', '.join(names)}")
     args.start_data = _start_data(parser, args.start) if args.start else None
     args.tuned = [names.index(n) for n in chosen if WEIGHTS.hand_set[names.index(n)] != 0.0]
+    _check_out(parser, args.out)
     return args
+
+
+def _check_out(parser, out):
+    """Refuse an --out that cannot be written, before a training of minutes or hours."""
+    folder = out.resolve().parent
+    if out.is_dir():
+        parser.error(f"--out {out} is a directory; give a file name, such as tuned-trial.json")
+    if not folder.is_dir():
+        parser.error(f"--out {out}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        parser.error(f"--out {out}: not writable")
 
 
 def _start_data(parser, path):

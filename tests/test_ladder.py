@@ -19,7 +19,7 @@ pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its
 
 RANDOM, EXPERT, SEER = (f"{name}@{load_policy(name).VERSION}" for name in ("random", "expert", "clairvoyant:2"))
 LADDER_ARGS = ("ladder", "--levels", "novice", "--players", "2,3", "--games", "24", "--policies",
-               "random,expert", "--clairvoyant", "2", "--deals", "12", "--repeats", "3", "--replayer", "search:2",
+               "random,expert", "--clairvoyant", "2", "--deals", "12", "--repeats", "3", "--replayer", "passive",
                "--seed", "4", "--quiet")
 
 
@@ -41,7 +41,7 @@ def test_game_i_of_every_policy_and_every_replay_is_deal_i(played):
     out, _ = played
     games = pd.concat([_games(out / "ladder"), _games(out / "deals")], ignore_index=True)
     labels = set(games["policy"].astype(str))
-    assert {label.partition("@")[0] for label in labels} == {"random", "expert", "search:2", "clairvoyant:2"}
+    assert {label.partition("@")[0] for label in labels} == {"random", "expert", "passive", "clairvoyant:2"}
     assert f"clairvoyant:2@2 ({CLAIRVOYANT_NOTE})" in labels
     assert set(games["repeat"]) == {0, 1, 2}
     for _, same_deal in games.groupby(["level", "players", "game"], observed=True):
@@ -57,7 +57,7 @@ def test_the_stores_record_the_cells_repeats_and_policies(played):
     assert all("repeat" not in c for c in ladder_cells)
     deal_cells = json.loads((out / "deals" / "manifest.json").read_text())["cells"]
     assert sorted(c.get("repeat", 0) for c in deal_cells) == [0, 0, 1, 1, 2, 2]
-    assert {c["policy"] for c in deal_cells} == {"search:2"}
+    assert {c["policy"] for c in deal_cells} == {"passive"}
 
 
 def test_printed_and_written_numbers_are_the_stores(played):
@@ -155,11 +155,12 @@ def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played
     (("--clairvoyant", "4", "--no-clairvoyant"), "not both"),
     (("--policies", "expert,clairvoyant:4"), "not a legal player"),
     (("--replayer", "nobody"), "unknown policy"),
-    (("--replayer", "expert"), "expert never draws on its random stream"),     # a deal share of 100%
+    (("--replayer", "expert"), "expert plays every replay of a deal alike"),     # a deal share of 100%
     (("--policies", "", "--no-clairvoyant"), "no policy given"),     # once a manifest of no cells
     (("--policies", " , "), "no policy given"),
-    (("--replayer", "random,greedy"), "greedy never draws on its random stream"),
-    (("--replayer", "planner"), "planner never draws on its random stream"),
+    (("--replayer", "random,greedy"), "greedy plays every replay of a deal alike"),
+    (("--replayer", "planner"), "planner plays every replay of a deal alike"),
+    (("--replayer", "expert@1"), "expert@1 plays every replay of a deal alike"),     # once passed as a spelling
     (("--levels", "easy"), "unknown level"),
 ])
 def test_bad_ladder_options_are_one_line_errors(tmp_path, args, says):
@@ -198,7 +199,7 @@ def test_the_ladder_prints_its_plan_before_playing(tmp_path):
     r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(tmp_path / "skill"))
     assert r.returncode == 0, r.stderr
     plan = r.stderr[r.stderr.index("plan: 2 settings"):].splitlines()
-    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("search:2, replays", 72)):
+    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("passive, replays", 72)):
         line = next(line for line in plan if line.strip().startswith(policy + " "))
         assert re.search(rf"\b{games} games +[0-9,.]+/s   (under a second|about \d)", line), line
     assert any(line.startswith("  total: ") for line in plan)

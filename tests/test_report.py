@@ -250,7 +250,7 @@ def test_a_single_player_count_comparison_equals_fisim_compare(tmp_path):
     for row, (_, d) in zip(rows, direct.iterrows()):
         assert row["Policy"] == "passive@2" and row["Level"] == d["level"]
         assert row["Difference (points)"] == f"{100 * d['difference']:+.2f}"
-        assert row["95% CI"] == f"{100 * d['ci_low']:+.2f} to {100 * d['ci_high']:+.2f}"
+        assert row["95% CI"] == f"{100 * d['difference_ci_low']:+.2f} to {100 * d['difference_ci_high']:+.2f}"
         baseline = row["Baseline (95% CI)"]
         assert baseline.startswith(f"{pct(d['baseline_rate'])} (") and baseline.endswith(f" {RANDOM}")
         assert row["Win rate (95% CI)"].startswith(pct(d["rate"]) + " (")

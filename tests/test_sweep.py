@@ -186,7 +186,8 @@ def test_compare_gives_paired_differences_that_match_the_games(tmp_path):
         pick = games[games["policy"].str.startswith(row["policy"])]
         a = pick[pick["rules"] == "heli-all"].sort_values("game")["won"].to_numpy()
         b = pick[pick["rules"] == "official"].sort_values("game")["won"].to_numpy()
-        assert (row["difference"], row["ci_low"], row["ci_high"]) == pytest.approx(paired_difference(a, b))
+        assert (row["difference"], row["difference_ci_low"], row["difference_ci_high"]) == pytest.approx(
+            paired_difference(a, b))
     r = fisim_cmd("compare", str(out), "--by", "rules")
     assert r.returncode == 0 and "heli-all vs official" in r.stdout
 

@@ -2,6 +2,8 @@
 makes it. R-INFO for tuned is tested with every legal policy's (tests/test_policies.py)."""
 import importlib.util
 import json
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -175,7 +177,7 @@ def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path
                         (["--start", str(tmp_path / "none.json")], "cannot be read"),
                         (["--start", str(stale)], "unknown weights NOPE")):
         with pytest.raises(SystemExit) as exit_info:
-            train.parse_args(args)
+            train.parse_args([*args, "--out", str(tmp_path / "trial.json")])
         assert exit_info.value.code == 2 and words in capsys.readouterr().err
 
 
@@ -191,3 +193,46 @@ def test_the_candidate_plays_the_games_of_the_policy_whose_weights_it_is_given()
         assert np.array_equal(rows[0], rows[1])
     assert not np.array_equal(*(engine.play_batch(layout, config, load_policy(name), 7, 0, 300, threads=1)
                                 for name in ("expert", "tuned")))
+
+
+# --- issue 48 item 1: the script checks its arguments, and writes where it is told ----------------
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "7"], "--players 7: give player counts from 2 to 4"),
+    (["--players", "2,x"], "give player counts from 2 to 4"),
+    (["--games", "0"], "argument --games: '0': give a whole number from 1"),
+    (["--games", "1e3"], "argument --games: '1e3'"),
+    (["--step", "1"], "argument --step: '1': give a number above 0 and below 1"),
+    (["--step", "nan"], "argument --step: 'nan'"),
+    (["--passes", "-1"], "argument --passes: '-1': give a whole number from 0 to 100"),
+    (["--out", "missing/tuned.json"], "the directory"),
+    (["--out", "."], "is a directory"),
+])
+def test_train_tuned_checks_every_argument_before_training(tmp_path, monkeypatch, capsys, args, words):
+    train = _train_module()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--out", "trial.json", *args])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and words in err.strip().splitlines()[-1], err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_tuned_with_seven_players_is_one_line_not_an_abort(tmp_path):
+    """In a child process: the abort (SIGABRT) was a status, not a message."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_tuned.py"), "--players", "7", "--out",
+                           str(tmp_path / "trial.json")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].endswith(
+        "--players 7: give player counts from 2 to 4, such as 2,3,4"), done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_trial_training_never_writes_the_shipped_weights_by_default(capsys):
+    """--out has no default: only `--out policies/tuned.json` replaces the file tuned plays, as the
+    script's docstring and docs/policies.md say."""
+    train = _train_module()
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--games", "3", "--passes", "1"])
+    assert exit_info.value.code == 2 and "required: --out" in capsys.readouterr().err
+    assert "--out policies/tuned.json" in train.__doc__
+    assert "only `--out policies/tuned.json`" in (ROOT / "docs" / "policies.md").read_text()

@@ -33,7 +33,8 @@ from policies import CLAIRVOYANT_NOTE, LADDER, sees_decks
               type=click.IntRange(min=2, max=MAX_REPEAT),
               help="... this many times each (repeats 0, 1, ...: only the policy's random stream differs) ...")
 @click.option("--replayer", default=defaults.REPLAYER, show_default=True, metavar="POLICY",
-              help="... with this stochastic policy (one that draws on its random stream, not expert or greedy).")
+              help="... with this stochastic policy (one whose random stream changes its play, not expert or greedy: "
+                   "refused when deals it replays twice are the same game).")
 @click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
 @click.option("--out", default=defaults.LADDER_OUT, show_default=True, metavar="DIR",
@@ -46,6 +47,7 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
     It prints its plan first: the games per policy and the time they take at speeds measured here."""
     from fisim import grid
+    from fisim.rules.config import level_position
     if clairvoyant is not None and no_clairvoyant:
         raise ConfigError("give --clairvoyant N or --no-clairvoyant, not both")
     if not no_deals and deals > games:
@@ -61,11 +63,15 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
     levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
     replayers = [] if no_deals else grid.parse_policies(replayer)
-    alike = next((p.NAME for p in replayers if not p.spec.stochastic), None)
-    if alike:
-        raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
-                          "the same game; choose a stochastic policy, such as search:8, passive or random")
     from fisim import ladder as skill
+    easiest = min(levels_list, key=level_position)
+    alike = next((p for p in replayers if not skill.replays_differ(p, easiest, players[len(players) // 2], seed)),
+                 None)
+    if alike:
+        raise ConfigError(f"--replayer {alike.given} plays every replay of a deal alike ({skill.REPLAY_PROBES} deals, "
+                          "each played twice, were the same game): its random stream never changes its play, so the "
+                          "replays would measure nothing; choose a stochastic policy, such as search:8, passive or "
+                          "random")
     names = [p.given for p in policies]
     if not quiet:
         click.echo(skill.plan_text(levels_list, players, names, games,

@@ -21,10 +21,10 @@ RULES_HELP = ("official (the rules as printed) or a switch for another reading o
 TABLE_FORMATS = ("text", "csv", "json")
 
 
-def check_threads(threads):
-    """Refuse more --threads than this machine runs."""
+def check_threads(threads, option="--threads", what="threads"):
+    """Refuse more --threads (or Dask worker processes, ...) than this machine runs at once."""
     if threads is not None and threads > max_threads():
-        raise ConfigError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
+        raise ConfigError(f"{option} {threads}: this machine runs at most {max_threads()} {what}")
 
 
 def setting_options(f):
@@ -90,10 +90,3 @@ def table_text(frame, fmt):
     if fmt == "csv":
         return as_data(frame).to_csv(index=False).rstrip("\n")
     return to_json(frame)
-
-
-def policy_name(policy):
-    """The name a policy's cells carry (policies.Policy.given: search is search:64, a file its
-    absolute path)."""
-    from policies import resolve
-    return resolve(policy).given

@@ -8,7 +8,7 @@ from fisim import defaults
 from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
 from fisim.cli.report import make_report
 from fisim.errors import ConfigError
-from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
+from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
 
 
 @click.command()
@@ -41,7 +41,7 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Local threads (default: all cores).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the chunks on this Dask cluster.")
 @click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
-              help="Start a local Dask cluster of N worker processes and run the chunks there.")
+              help="Start a local Dask cluster of N worker processes (at most one a core) and run the chunks there.")
 @click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
 @click.option("--chunk-games", default=CHUNK_GAMES, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
@@ -53,21 +53,14 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
-    if games is not None and ci is not None:
-        raise ConfigError("give --games or --ci, not both")
     if scheduler and dask_local:
         raise ConfigError("give --scheduler or --dask-local, not both")
-    if ci is not None and not 0 < ci <= 0.5:
-        raise ConfigError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
-    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or defaults.SWEEP_GAMES}
-    limit = target.get("games", max_games)
     cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text, rules_text, sets)
-    from fisim.results.chunks import chunk_count  # (it loads pandas: after the quick checks)
-    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
-        raise ConfigError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
-                          "chunks; play fewer games or raise --chunk-games")
+    from fisim.results.chunks import sweep_target  # (it loads pandas: after the quick checks)
+    target = sweep_target(games, ci, max_games, chunk_games, option="--")
     if not (scheduler or dask_local):
         check_threads(threads)
+    check_threads(dask_local, "--dask-local", "worker processes at once (one a core)")
     from fisim.sweeping import format_table
     frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
     click.echo(format_table(frame))

@@ -12,6 +12,10 @@ import itertools
 
 import numpy as np
 
+from fisim import defaults
+from fisim.arguments import fraction, whole
+from fisim.errors import ConfigError
+from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS
 from fisim.results.games import CAUSES, TILE_RESULTS, cause_tiles
 from fisim.rules.constants import N_ROLES, N_TILES
 from fisim.rules.state import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS, WON
@@ -89,6 +93,27 @@ def chunk_count(games, chunk_games):
         if size == chunk_games:
             return k - (first - games) // size
         k += 1
+
+
+def sweep_target(games=None, ci=None, max_games=defaults.CI_MAX_GAMES, chunk_games=CHUNK_GAMES, option=""):
+    """The target of a sweep's options, {"games": N} (by default defaults.SWEEP_GAMES) or {"ci": h,
+    "max_games": M}, checked alike for the command line and the Python API: ConfigError in one
+    line naming the argument (`option` "--": as the command line's option) before anything is
+    played or written."""
+    def name(argument):
+        return f"--{argument.replace('_', '-')}" if option else argument
+    if games is not None and ci is not None:
+        raise ConfigError(f"give {name('games')} or {name('ci')}, not both")
+    chunk_games = whole(name("chunk_games"), chunk_games, 1, MAX_CHUNK_GAMES)
+    if ci is not None:
+        target = {"ci": fraction(name("ci"), ci, 0.5, 0.005), "max_games": whole(name("max_games"), max_games, 1)}
+    else:
+        target = {"games": defaults.SWEEP_GAMES if games is None else whole(name("games"), games, 1)}
+    limit = target.get("games", target.get("max_games"))
+    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
+        raise ConfigError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
+                          f"chunks; play fewer games or raise {name('chunk_games')}")
+    return target
 
 
 def planned_games(target, chunk, chunk_games):

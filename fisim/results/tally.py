@@ -4,6 +4,7 @@ per-game rows."""
 import numpy as np
 import pandas as pd
 
+from fisim.results.display import Summary
 from fisim.rules.constants import LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.state import R_CAPTURED, R_CAUSE, R_ROLE, R_STATUS, R_TURNS, WON
 from fisim.stats import wilson
@@ -87,5 +88,6 @@ def summary(frame):
     """The headline numbers of a frame of per-game rows as a DataFrame, the table `fisim simulate
     --format csv` prints: one row per measure (`win`; `loss` of each cause, a share of all games;
     `win with` each adventurer, the games whose team included it; `mean turns`, `mean
-    treasures`) with its count, games, value and, for a rate, its Wilson 95% interval."""
-    return Tally.of_games(frame).table()
+    treasures`) with its count, games, value and, for a rate, its Wilson 95% interval (a Summary:
+    in Jupyter, each rate a percentage with its interval)."""
+    return Summary(Tally.of_games(frame).table())
