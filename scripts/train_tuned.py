@@ -48,7 +48,6 @@ from fisim.rules.state import R_STATUS, WON
 from policies import candidate, internal, tuned
 from policies.evaluation import WEIGHTS
 
-OUT = tuned.DATA
 CANDIDATE = internal(candidate)
 
 
