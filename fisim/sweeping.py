@@ -10,6 +10,7 @@ import gc
 from fisim import defaults
 from fisim.cell import play
 from fisim.errors import BackendError, EngineError
+from fisim.formatting import interval, percent
 from fisim.limits import CHUNK_GAMES
 from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole
 from fisim.results.games import games_frame
@@ -250,8 +251,8 @@ def format_table(frame):
     lines = [line("layout", "level", "pl", "team", "policy", "rules", f"{'games':>10}{'win rate':>10}  95% CI")]
     for _, r in frame.iterrows():
         lines.append(line(r["layout"], r["level"], r["players"], r["team"], r["policy"], r["rules"],
-                          f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                          f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"))
+                          f"{r['games']:>10,}{percent(r['rate'], width=9)}  "
+                          f"{interval(r['ci_low'], r['ci_high'], dash='-', unit='%')}"))
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
     lines += seer_notes(frame["policy"])
     waiting = int((~frame["complete"]).sum())

@@ -29,6 +29,7 @@ import pandas as pd
 from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError
+from fisim.formatting import interval, percent
 from fisim.grid import cell_with_number, parse_layouts, parse_policies
 from fisim.limits import CHUNK_GAMES, cut_range, is_whole
 from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
@@ -299,14 +300,15 @@ def format_tuning(tuning, setting):
     the answer, settled or the best estimate."""
     t = tuning
     table = t.table()
-    lines = [f"tune {t.param} to a win rate of {100 * t.target:g}%: {setting}",
+    lines = [f"tune {t.param} to a win rate of {percent(t.target, None)}: {setting}",
              f"{t.param:>16}{'games':>10}{'win rate':>10}  95% CI"]
     for _, r in table.iterrows():
         mark = "  <- answer" if r["answer"] else ""
-        lines.append(f"{r['label']:>16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                     f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%{mark}")
+        lines.append(f"{r['label']:>16}{r['games']:>10,}{percent(r['rate'], width=9)}  "
+                     f"{interval(r['ci_low'], r['ci_high'], dash='-', unit='%')}{mark}")
     answer = table[table["answer"]].iloc[0]
-    rate = f"win rate {100 * answer['rate']:.2f}% (95% CI {100 * answer['ci_low']:.2f}-{100 * answer['ci_high']:.2f}%)"
+    rate = (f"win rate {percent(answer['rate'])} "
+            f"(95% CI {interval(answer['ci_low'], answer['ci_high'], dash='-', unit='%')})")
     others = " and ".join(value_label(t.param, v) for v in neighbours(t.values, t.answer))
     if t.settled:
         verdict = (f"settled after {t.rounds} of at most {t.max_rounds} rounds: closer to the target than "

@@ -7,7 +7,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Lowest first; a module may import its own layer and those below. A folder stands for its modules.
 LAYERS = [
-    ["fisim.errors", "fisim.limits", "fisim.stats", "fisim.files", "fisim.version", "fisim.defaults"],
+    ["fisim.errors", "fisim.limits", "fisim.stats", "fisim.files", "fisim.version", "fisim.defaults",
+     "fisim.formatting"],
     ["fisim.rules", "fisim.jit", "fisim.position", "fisim.reference", "fisim.transcript", "fisim.crosscheck",
      "fisim.engine", "policies"],
     ["fisim.cell", "fisim.grid", "fisim.results"],
