@@ -40,13 +40,13 @@ import pandas as pd
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference, pairing
 from fisim.defaults import FULL_LADDER
-from fisim.files import atomic_write
+from fisim.formatting import duration
 from fisim.grid import parse_levels, parse_players
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, policy_labels, read_store
 from fisim.tables import win_bits
-from policies import LADDER, labelled, seer_notes, sees_decks
+from policies import LADDER, labelled, sees_decks
 
 LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
@@ -229,135 +229,6 @@ def read_ladder(out, order=()):
             "distributions": {key: outcomes.mean(axis=1) for key, (_, outcomes) in replays.items()}}
 
 
-def _pct(x):
-    return f"{100 * x:.1f}%"
-
-
-def _ci(rate, low, high):
-    return f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
-
-
-def format_ladder(tables):
-    """The ladder's tables as text for people (what `fisim ladder` prints and ladder.md holds)."""
-    ladder, gap, deals, policies = tables["ladder"], tables["gap"], tables["deals"], tables["policies"]
-    games = int(ladder["games"][ladder["players"] != "all"].min())
-    counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
-    lines = [*headline(tables), "",
-             f"Skill ladder: {LAYOUT} island, random teams, official rules; {games:,} games per level and player "
-             f"count ({', '.join(counts)} players), the same deals for every policy. Win rate, 95% interval:"]
-    width = max(22, *(len(p) + 2 for p in policies))
-    for players in [*counts, "all"] if len(counts) > 1 else counts:
-        mine = ladder[ladder["players"] == players]
-        lines.append(f"{'players ' + (','.join(counts) + ' pooled' if players == 'all' else players):<16}"
-                     + "".join(f"{p:>{width}}" for p in policies))
-        for level in dict.fromkeys(mine["level"]):
-            cells = mine[mine["level"] == level].set_index("policy")
-            lines.append(f"  {level:<14}" + "".join(
-                f"{_ci(cells.at[p, 'rate'], cells.at[p, 'ci_low'], cells.at[p, 'ci_high']):>{width}}"
-                if p in cells.index else f"{'-':>{width}}" for p in policies))
-    lines += seer_notes(policies)
-    lines.append("Win rates are the computer team's (the policy named), not a human team's.")
-    if not gap.empty:
-        lines.append("\nClairvoyant minus the best legal policy of the level (paired: the same deals; 95% interval; "
-                     "r = correlation of their per-game wins):")
-        for _, r in gap.iterrows():
-            players = "pooled" if r["players"] == "all" else f"{r['players']} players"
-            lines.append(f"  {r['level']:<10} {players:<11} {r['clairvoyant']} {_pct(r['clairvoyant_rate'])} vs "
-                         f"{r['best']} {_pct(r['best_rate'])}: {100 * r['gap']:+.1f} points "
-                         f"[{100 * r['gap_low']:+.1f}, {100 * r['gap_high']:+.1f}], r = {r['correlation']:.2f}, "
-                         f"{r['games']:,} games")
-    if not deals.empty:
-        lines += _format_deals(deals)
-    return "\n".join(lines)
-
-
-def headline(tables):
-    """The ladder in plain words, one line per level: the strongest legal policy's win rate and the
-    clairvoyant's (player counts pooled), and the share of the replayed deals no policy won."""
-    ladder, deals = tables["ladder"], tables["deals"]
-    pooled = ladder[ladder["players"] == ladder["players"].iloc[-1]]        # "all", or the only count
-    lines = []
-    for level in dict.fromkeys(pooled["level"]):
-        mine = pooled[pooled["level"] == level]
-        legal, seers = mine[~mine["policy"].map(sees_decks)], mine[mine["policy"].map(sees_decks)]
-        best = legal.loc[legal["rate"].idxmax()]
-        text = (f"At {level.capitalize()}, the strongest legal computer team here ({best['policy']}) wins "
-                f"{_ci(best['rate'], best['ci_low'], best['ci_high'])}")
-        if not seers.empty:
-            seer = seers.iloc[0]
-            text += f", the clairvoyant one ({seer['policy']}) {_ci(seer['rate'], seer['ci_low'], seer['ci_high'])}"
-        text += f" of {int(best['games']):,} games"
-        replayed = deals[deals["level"] == level] if not deals.empty else deals
-        if not replayed.empty:
-            never = int(round((replayed["never_won"] * replayed["deals"]).sum()))
-            n = int(replayed["deals"].sum())
-            low, high = wilson(never, n)
-            text += (f"; {_ci(never / n, low, high)} of {n:,} deals were won by no policy"
-                     + (", not even with the decks in view" if not seers.empty else " of the ladder"))
-        lines.append(text + ".")
-    return lines
-
-
-def _format_deals(deals):
-    first = deals.iloc[0]
-    lines = [f"\nPer-deal difficulty: {first['deals']:,} deals per level and player count, each replayed "
-             f"{first['repeats']} times by {labelled(first['replayer'])} (only its random stream differs). "
-             "Never won: by no ladder policy (clairvoyant included) nor any replay; always won: by every replay "
-             "(95% intervals).",
-             f"  {'level':<10}{'pl':>3}  {'mean win p':<22}{'never won':<22}{'always won':<22}{'span':>6}"
-             f"{'trimmed':>9}{'outliers':>10}{'deal share':>12}{'H':>6}{'H|deal':>8}"]
-    for _, r in deals.iterrows():
-        lines.append(f"  {r['level']:<10}{r['players']:>3}  "
-                     f"{_ci(r['mean_win'], r['mean_win_low'], r['mean_win_high']):<22}"
-                     f"{_ci(r['never_won'], r['never_won_low'], r['never_won_high']):<22}"
-                     f"{_ci(r['always_won'], r['always_won_low'], r['always_won_high']):<22}"
-                     f"{r['span']:>6.2f}{r['trimmed_span']:>9.2f}{_pct(r['outliers']):>10}"
-                     f"{_pct(r['deal_share']):>12}{r['entropy']:>6.2f}{r['entropy_given_deal']:>8.2f}")
-    lines.append("  span, trimmed (5-95%) span: of per-deal win rates; outliers: deals a binomial test at 5% "
-                 "rejects for the mean rate; deal share: of the outcome's variance, the deal's; H, H|deal: "
-                 "outcome entropy in bits before and once the deal is known.")
-    return lines
-
-
-def write_outputs(out, tables, text):
-    """ladder.md (the text tables and the figures), a CSV per table and the figures (PNG), each
-    written whole; the paths written."""
-    from fisim.reporting import figures
-    out = Path(out)
-    written = []
-    for name in ("ladder", "gap", "deals"):
-        if not tables[name].empty:
-            path = out / f"{name}.csv"
-            atomic_write(path, lambda p, t=tables[name]: t.to_csv(p, index=False))
-            written.append(path)
-    drawn = {"ladder.png": figures.skill_ladder(tables["ladder"], tables["policies"], _subtitle(tables))}
-    for level in dict.fromkeys(k[0] for k in tables["distributions"]):
-        mine = {p: v for (lv, p), v in tables["distributions"].items() if lv == level}
-        drawn[f"deals-{level}.png"] = figures.deal_difficulty(mine, level, _deal_subtitle(tables["deals"]))
-    for name, fig in drawn.items():
-        path = out / name
-        atomic_write(path, lambda p, f=fig: p.write_bytes(figures.to_bytes(f, "png")))
-        written.append(path)
-    body = "\n".join(f"![{name}]({name})" for name in drawn)
-    markdown = f"# Skill ladder and per-deal difficulty\n\n```\n{text}\n```\n\n{body}\n"
-    atomic_write(out / "ladder.md", lambda p: p.write_text(markdown))
-    return [out / "ladder.md", *written]
-
-
-def _subtitle(tables):
-    ladder = tables["ladder"]
-    games = int(ladder["games"][ladder["players"] != "all"].min())
-    counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
-    return (f"{LAYOUT} island, random teams, official rules; {','.join(counts)} players pooled; {games:,} games per "
-            "level and player count, the same deals for every policy; the computer team's rates")
-
-
-def _deal_subtitle(deals):
-    first = deals.iloc[0]
-    return (f"{first['deals']:,} deals per player count, each replayed {first['repeats']} times by "
-            f"{first['replayer']} (only its random stream differs)")
-
-
 def plan(levels, players, policies, games, replayers=(), deals=0, repeats=0):
     """What a ladder plays: (what, policy, games) per ladder policy and per replayer."""
     settings = len(levels) * len(players)
@@ -390,17 +261,6 @@ def games_per_second(policy, level, players, seed=0):
     return played / (time.perf_counter() - start)
 
 
-def duration_text(seconds):
-    """'under a second', 'about 40 s', 'about 12 minutes', 'about 3.5 hours'."""
-    if seconds < 1:
-        return "under a second"
-    if seconds < 90:
-        return f"about {round(seconds)} s"
-    if seconds < 5400:
-        return f"about {round(seconds / 60)} minutes"
-    return f"about {seconds / 3600:.1f} hours"
-
-
 def format_plan(rows, speeds, threads, settings):
     """The plan a ladder prints before it plays: games per policy, each policy's speed measured
     here and the estimated time on `threads` threads, and the full-size command with its time
@@ -411,13 +271,13 @@ def format_plan(rows, speeds, threads, settings):
     for what, policy, games in rows:
         seconds = games / speeds[policy] / threads
         total += seconds
-        lines.append(f"  {what:<24}{games:>10,} games {speeds[policy]:>12,.1f}/s   {duration_text(seconds)}")
-    lines.append(f"  total: {duration_text(total)} (a resumed ladder plays only what its stores lack)")
+        lines.append(f"  {what:<24}{games:>10,} games {speeds[policy]:>12,.1f}/s   {duration(seconds)}")
+    lines.append(f"  total: {duration(total)} (a resumed ladder plays only what its stores lack)")
     full = plan(parse_levels(FULL_LADDER["levels"]), parse_players(FULL_LADDER["players"]),
                 [*LADDER, f"clairvoyant:{FULL_LADDER['clairvoyant']}"], FULL_LADDER["games"], [FULL_LADDER["replayer"]],
                 FULL_LADDER["deals"], FULL_LADDER["repeats"])
     if all(policy in speeds for _, policy, _ in full):
-        took = duration_text(sum(games / speeds[policy] / threads for _, policy, games in full))
+        took = duration(sum(games / speeds[policy] / threads for _, policy, games in full))
         lines.append(f"the full-size ladder (the README's, {took} here): fisim ladder {FULL_SIZE}")
     else:
         lines.append(f"the full-size ladder (the README's, hours of search): fisim ladder {FULL_SIZE}")

@@ -1,10 +1,15 @@
-"""fisim.formatting: how rates, intervals, differences, counts and durations read for people."""
+"""fisim.formatting: how rates, intervals, differences, counts and durations read for people, and
+that no other module writes a rate as a percentage itself."""
 import math
+import re
+from pathlib import Path
 
 import pytest
 
 from fisim import formatting as f
 from fisim.stats import wilson
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_rates_and_their_intervals():
@@ -46,3 +51,17 @@ def test_correlations_and_durations():
     assert f.correlation(math.nan) == "undefined"
     assert [f.duration(s) for s in (0.5, 40, 720, 12_600)] == \
         ["under a second", "about 40 s", "about 12 minutes", "about 3.5 hours"]
+
+
+def test_no_other_module_writes_a_rate_as_a_percentage_itself():
+    """Every text for people writes its rates, intervals and differences through fisim.formatting:
+    no f-string elsewhere formats `100 * x`."""
+    found = []
+    for folder in ("fisim", "scripts", "policies"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path.name == "formatting.py":
+                continue
+            for i, line in enumerate(path.read_text().splitlines(), 1):
+                if re.search(r"\{100 \*[^{}]*:[^{}]*\}", line):
+                    found.append(f"{path.relative_to(ROOT)}:{i}")
+    assert not found, found

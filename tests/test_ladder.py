@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.commands import run
+from support.reports import documented_tables
 
 from fisim import grid, ladder
 from fisim.comparison import paired_difference
@@ -29,6 +30,11 @@ def played(tmp_path_factory):
     r = run(*LADDER_ARGS, "--out", str(out))
     assert r.returncode == 0, r.stderr
     return out, r.stdout
+
+
+def _table(out, name):
+    """A table of the ladder's report as data."""
+    return pd.read_csv(out / "report" / "tables" / f"{name}.csv")
 
 
 def _games(store):
@@ -63,7 +69,7 @@ def test_the_stores_record_the_cells_repeats_and_policies(played):
 def test_printed_and_written_numbers_are_the_stores(played):
     out, printed = played
     cells = load(out / "ladder")
-    written = pd.read_csv(out / "ladder.csv")
+    written = _table(out, "skill-ladder")
     for _, cell in cells.iterrows():
         assert f"{100 * cell['rate']:.1f}% [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]" in printed
         row = written[(written["players"] == str(cell["players"])) & (written["policy"] == cell["policy"])]
@@ -75,20 +81,23 @@ def test_printed_and_written_numbers_are_the_stores(played):
     best = "expert" if won["expert"].mean() >= won["random"].mean() else "random"
     diff, low, high = paired_difference(won["clairvoyant"], won[best])
     best = EXPERT if best == "expert" else RANDOM
-    gap = pd.read_csv(out / "gap.csv")
+    gap = _table(out, "clairvoyant-gap")
     pooled = gap[gap["players"] == "all"].iloc[0]
     assert pooled["best"] == best and np.allclose(pooled[["gap", "gap_low", "gap_high"]].astype(float),
                                                   [diff, low, high])
-    assert f"{100 * diff:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]" in printed
-    assert (out / "ladder.png").stat().st_size > 0 and (out / "deals-novice.png").stat().st_size > 0
-    markdown = (out / "ladder.md").read_text()
-    assert "ladder.png" in markdown and printed.split("\nresults:")[0] in markdown
+    assert f"{100 * diff:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]" in printed
+    figures = out / "report" / "figures"
+    assert (figures / "skill-ladder.png").stat().st_size > 0 and (figures / "deals.png").stat().st_size > 0
+    markdown = (out / "report" / "report.md").read_text()
+    assert "](figures/skill-ladder.png)" in markdown and "](figures/deals.png)" in markdown
+    for _, cell in cells.iterrows():       # the report holds the numbers the terminal shows
+        assert f"| {100 * cell['rate']:.1f}% [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}] |" in markdown
 
 
 def test_the_deal_table_is_the_replays_and_ladders_wins(played):
     out, printed = played
     ladder_games, replays = _games(out / "ladder"), _games(out / "deals")
-    deals = pd.read_csv(out / "deals.csv")
+    deals = _table(out, "deal-difficulty")
     for _, row in deals.iterrows():
         mine = replays[replays["players"] == row["players"]]
         by_deal = mine.pivot(index="game", columns="repeat", values="won").to_numpy()
@@ -111,14 +120,14 @@ def test_the_headline_is_the_stores_numbers(played):
     cells = load(out / "ladder")
     rates = cells.groupby("policy")[["wins", "games"]].sum()
     best = max((RANDOM, EXPERT), key=lambda p: rates.loc[p, "wins"] / rates.loc[p, "games"])
-    deals = pd.read_csv(out / "deals.csv")
+    deals = _table(out, "deal-difficulty")
     never = int(round((deals["never_won"] * deals["deals"]).sum()))
 
     def ci(wins, n):
         low, high = wilson(wins, n)
         return f"{100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
-    first = printed.splitlines()[0]
-    assert first == (f"At Novice, the strongest legal computer team here ({best}) wins "
+    first = next(line for line in printed.splitlines() if line.startswith("- At "))
+    assert first == (f"- At Novice, the strongest legal computer team here ({best}) wins "
                      f"{ci(rates.loc[best, 'wins'], rates.loc[best, 'games'])}, the clairvoyant one ({SEER}) "
                      f"{ci(rates.loc[SEER, 'wins'], rates.loc[SEER, 'games'])} of 48 games; "
                      f"{ci(never, 24)} of 24 deals were won by no policy, not even with the decks in view.")
@@ -133,6 +142,19 @@ def test_a_ladder_already_played_is_read_again_without_playing(played):
     assert sorted(p.stat().st_mtime_ns for p in (out / "ladder" / "chunks").iterdir()) == before
 
 
+def test_fisim_report_of_a_ladders_directory_is_the_ladders_report(played, tmp_path):
+    """The ladder's report comes from the one report machine: `fisim report DIR` of the ladder's
+    directory writes it again from the stores, the same text and tables."""
+    out, _ = played
+    r = run("report", str(out), "--out", str(tmp_path / "again"), "--format", "md,png,csv")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "again" / "report.md").read_text() == (out / "report" / "report.md").read_text()
+    for name in ("skill-ladder", "clairvoyant-gap", "deal-difficulty"):
+        assert (tmp_path / "again" / "tables" / f"{name}.csv").read_text() == \
+            (out / "report" / "tables" / f"{name}.csv").read_text()
+        assert list(_table(out, name).columns) == documented_tables()[name]
+
+
 def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played, tmp_path):
     """A store extended by a policy holds its cells last; the ladder's columns, its table's rows and
     its figure follow --policies, as a ladder played from scratch would."""
@@ -145,9 +167,9 @@ def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played
     cells = json.loads((out / "ladder" / "manifest.json").read_text())["cells"]
     assert cells[-1]["policy"] == "passive"
     passive = f"passive@{load_policy('passive').VERSION}"
-    header = next(line for line in r.stdout.splitlines() if line.startswith("players 2 "))
+    header = next(line for line in r.stdout.splitlines() if line.split()[:2] == ["Players", "Level"])
     assert header.split()[2:] == [passive, RANDOM, EXPERT, SEER]
-    assert list(pd.read_csv(out / "ladder.csv")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
+    assert list(_table(out, "skill-ladder")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
 
 
 @pytest.mark.parametrize("args, says", [

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.commands import FISIM
-from support.reports import RANDOM, fake_store, md_tables, run_chromium
+from support.reports import RANDOM, documented_tables, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
@@ -26,7 +26,6 @@ from policies import load_policy
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 DOCS = Path(__file__).parent.parent / "docs"
-TABLES_DOC = DOCS / "report-tables.md"
 PASSIVE = f"passive@{load_policy('passive').VERSION}"
 FIGURE_TITLES = {
     "Computer team's win rate by difficulty level (95% intervals)",
@@ -144,12 +143,6 @@ def test_the_html_report_at_1400px_has_no_horizontally_scrolling_table(islands, 
     assert measured["wide"] == []
 
 
-def documented_tables():
-    """{file name pattern: columns} of docs/report-tables.md's table of files."""
-    rows = re.findall(r"^\| `([^`|]*)\.csv` \| [^|]* \| `([^`]*)` \|$", TABLES_DOC.read_text(), re.M)
-    return {name: columns.split(", ") for name, columns in rows}
-
-
 def test_the_reports_tables_as_data_hold_numbers_in_the_columns_the_docs_name(islands):
     report = islands / "report"
     tables = json.loads((report / "tables.json").read_text())
@@ -256,7 +249,7 @@ def test_the_adventurer_figure_is_sorted_by_rate_with_its_player_counts_in_legen
     ax = section.figure.axes[0]
     top_down = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
     assert top_down == sorted(rate.index, key=lambda n: -rate[n]) and rate.nunique() == len(rate)
-    assert section.tables[0].columns[1:] == top_down
+    assert section.tables[0].people.headings[1:] == top_down
     assert [t.get_text() for t in section.figure.legends[0].get_texts()] == ["2 players", "3 players"]
     highest = [max(container.lines[0].get_ydata()) for container in ax.containers]     # legend order
     assert highest == sorted(highest, reverse=True) and len(set(highest)) == 2

@@ -31,42 +31,46 @@ def compare(directory, by, fmt, agreement, baseline, disjoint):
     if by not in BY:
         raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
     check_format(fmt, TABLE_FORMATS)
-    pair = _agreement_pair(agreement, by) if agreement is not None else None
+    if agreement is not None and by in ("policy", "role"):
+        raise ConfigError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
+                          "choose layout, level, players, team or rules")
+    pair = agreement_pair(agreement) if agreement is not None else None
     if baseline is not None:
-        baseline = _baseline(baseline, pair)
+        baseline = baseline_name(baseline, pair)
     if disjoint and not pair:
         raise ConfigError("--disjoint goes with --agreement A,B (B ranks by other deals than A)")
     if pair:
-        from fisim.agreement import format_agreement, rank_agreement
+        from fisim.agreement import rank_agreement
+        from fisim.reporting.agreement import section
+        from fisim.reporting.text import render_sections
         result = rank_agreement(directory, by, pair, baseline, disjoint)
-        click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
+        click.echo(render_sections([section([result])]) if fmt == "text" else table_text(result.items, fmt))
         return
     frame = run(directory, by)
     click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
 
 
-def _agreement_pair(text, by):
+def agreement_pair(text):
     """The two policies of --agreement A,B as their cells name them, or a ConfigError."""
-    if by in ("policy", "role"):
-        raise ConfigError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
-                          "choose layout, level, players, team or rules")
     names = [p.strip() for p in text.split(",")]
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise ConfigError(f"--agreement takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
+    return [named_policy("--agreement", p) for p in names]
+
+
+def named_policy(option, text):
+    """The policy an option names, as its cells name it, or a ConfigError."""
     try:
-        return [policy_name(p) for p in names]
+        return policy_name(text.strip())
     except PolicyError as exc:
-        raise ConfigError(f"--agreement: {exc}") from None
+        raise ConfigError(f"{option}: {exc}") from None
 
 
-def _baseline(text, pair):
+def baseline_name(text, pair):
     """The policy of --baseline C as its cells name it, or a ConfigError."""
     if not pair:
         raise ConfigError("--baseline C goes with --agreement A,B (does A rank as alike to B as C does?)")
-    try:
-        name = policy_name(text.strip())
-    except PolicyError as exc:
-        raise ConfigError(f"--baseline: {exc}") from None
+    name = named_policy("--baseline", text)
     if name in pair:
         raise ConfigError(f"--baseline {text} is one of --agreement's policies ({','.join(pair)}); choose a third")
     return name

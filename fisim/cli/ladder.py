@@ -11,6 +11,8 @@ from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from policies import CLAIRVOYANT_NOTE, LADDER, REPLAYS_ALIKE, sees_decks
 
+REPORT_FORMATS = ("html", "md", "png", "csv")       # the ladder's report, DIR/report
+
 
 @click.command()
 @click.option("--levels", default=defaults.LEVELS, show_default=True, help="Levels: a range a..b or a list a,b.")
@@ -37,7 +39,8 @@ from policies import CLAIRVOYANT_NOTE, LADDER, REPLAYS_ALIKE, sees_decks
 @click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
 @click.option("--out", default=defaults.LADDER_OUT, show_default=True, metavar="DIR",
-              help="Results directory: the stores DIR/ladder and DIR/deals (resumable), tables, figures, ladder.md.")
+              help="Results directory: the stores DIR/ladder and DIR/deals (resumable) and the report DIR/report "
+                   "(HTML, Markdown, figures, tables as CSV).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @quiet_option("progress bar")
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
@@ -78,8 +81,11 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         run_cells(skill.deal_cells(levels_list, players, policy_name(name), repeats),
                   os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True, threads=threads,
                   quiet=quiet)
-    tables = skill.read_ladder(out, names)      # in the order asked, whatever order the store grew in
-    text = skill.format_ladder(tables)
-    written = skill.write_outputs(out, tables, text)
-    click.echo(text)
-    click.echo(f"results: {out} ({', '.join(p.name for p in written)})")
+    from fisim.reporting import ladder as sections
+    from fisim.reporting import write
+    from fisim.reporting.text import render
+    report = sections.build(out, names)         # in the order asked, whatever order the store grew in
+    folder = os.path.join(out, "report")
+    write(report, folder, REPORT_FORMATS)
+    click.echo(render(report))
+    click.echo(f"results: {out}; report: {folder} ({', '.join(REPORT_FORMATS)})")
