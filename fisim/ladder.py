@@ -34,14 +34,17 @@ import math
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference, pairing
 from fisim.defaults import FULL_LADDER
+from fisim.errors import StoreError
 from fisim.formatting import duration
 from fisim.grid import parse_levels, parse_players
+from fisim.results.chunks import counted_whole
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, policy_labels, read_store
@@ -52,6 +55,7 @@ LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
 LADDER_STORE, DEALS_STORE = "ladder", "deals"
 PILOT_SECONDS = 0.5         # how long each policy plays (nothing stored) to measure its speed for the plan
+COMPILE_SECONDS = 60        # a policy's (or the engine's) first compile on an idle core, roughly: the estimate's unit
 # the README's ladder, as a command line
 FULL_SIZE = (f"--levels {FULL_LADDER['levels']} --players {FULL_LADDER['players']} --games {FULL_LADDER['games']} "
              f"--policies {','.join(LADDER)} --clairvoyant {FULL_LADDER['clairvoyant']} --deals {FULL_LADDER['deals']} "
@@ -236,16 +240,60 @@ def plan(levels, players, policies, games, replayers=(), deals=0, repeats=0):
             + [(f"{name}, replays", name, deals * repeats * settings) for name in replayers])
 
 
-def plan_text(levels, players, policies, games, replayers, deals, repeats, seed, threads):
-    """The plan of a ladder (format_plan), every policy's speed measured now at the ladder's
-    easiest level (the longest games: the estimate errs long) and its middle player count."""
+def plan_text(levels, players, policies, games, replayers, deals, repeats, seed, threads, stored=None):
+    """The plan of a ladder (format_plan), the speed of every policy with games left to play
+    measured now at the ladder's easiest level (the longest games: the estimate errs long) and its
+    middle player count; `stored` as format_plan takes it."""
     rows = plan(levels, players, policies, games, replayers, deals, repeats)
+    stored = stored or {}
     level, count = min(levels, key=level_position), players[len(players) // 2]
-    speeds = {policy: games_per_second(policy, level, count, seed) for policy in dict.fromkeys(p for _, p, _ in rows)}
+    speeds = {policy: games_per_second(policy, level, count, seed)
+              for policy in dict.fromkeys(p for what, p, n in rows if n > stored.get(what, 0))}
     n = len(levels) * len(players)
     settings = (f"{n} setting{'s' if n != 1 else ''} (levels {', '.join(levels)}; "
                 f"{', '.join(map(str, players))} players), speeds measured at {level} with {count} players")
-    return format_plan(rows, speeds, threads, settings)
+    return format_plan(rows, speeds, threads, settings, stored)
+
+
+def stored_games(path, seed, games, levels, players, repeats=1):
+    """Per policy, the games the ladder's store at `path` already holds of this ladder's cells
+    (`levels`, `players`, repeats below `repeats`) that count toward `games` per cell: what a
+    resumed ladder does not play again. Empty without a store of this seed, or one that cannot be
+    read (the run says why)."""
+    try:
+        manifest, chunks = read_store(path)
+    except StoreError:
+        return {}
+    if manifest.get("seed") != seed:
+        return {}
+    found = {}
+    for cell in manifest["cells"]:
+        if cell["level"] in levels and cell["players"] in players and cell.get("repeat", 0) < repeats:
+            mine = chunks[chunks["cell"] == cell["key"]]
+            held = {int(k): (int(w), int(n)) for k, w, n in zip(mine["chunk"], mine["wins"], mine["games"])}
+            whole, _ = counted_whole(held, {"games": games}, manifest["chunk_size"])
+            found[cell["policy"]] = found.get(cell["policy"], 0) + sum(held[k][1] for k in range(whole))
+    return found
+
+
+def to_compile(policies):
+    """What playing `policies` (names) compiles first, because the compile cache lacks it: "the
+    engine", then the policies (none when nothing is compiled: the interpreted engine)."""
+    if numba.config.DISABLE_JIT or not policies:
+        return []
+    from fisim.jit.runners import runner
+    from policies import load_policy
+    runs = [runner(load_policy(name)) for name in policies]
+    engine = [] if runs[0].marker("run_games").exists() else ["the engine"]
+    return engine + [name for name, run in zip(policies, runs) if not run.marker().exists()]
+
+
+def compile_text(missing, cores):
+    """What a ladder compiles before its plan, and about how long that takes (COMPILE_SECONDS a
+    unit, `cores` units at a time)."""
+    seconds = COMPILE_SECONDS * math.ceil(len(missing) / max(1, cores))
+    return (f"first compiling {', '.join(missing)} (not in the compile cache yet): {duration(seconds)} on an idle "
+            f"machine of {cores} core{'s' if cores != 1 else ''}, longer on a busy one; then the plan")
 
 
 def games_per_second(policy, level, players, seed=0):
@@ -261,18 +309,32 @@ def games_per_second(policy, level, players, seed=0):
     return played / (time.perf_counter() - start)
 
 
-def format_plan(rows, speeds, threads, settings):
-    """The plan a ladder prints before it plays: games per policy, each policy's speed measured
-    here and the estimated time on `threads` threads, and the full-size command with its time
-    when every policy it plays was measured."""
+def format_plan(rows, speeds, threads, settings, stored=None):
+    """The plan a ladder prints before it plays: the games per policy (plan's rows) left to play,
+    `stored` ({row: games} the stores hold) aside, each policy's speed measured here and the
+    estimated time on `threads` threads, the time left in all, and the full-size command with its
+    time when every policy it plays was measured."""
+    stored = stored or {}
     lines = [f"plan: {settings}; the games per policy, their speed measured here (games per second on one core) "
              f"and the time on {threads} thread{'s' if threads != 1 else ''}:"]
     total = 0.0
     for what, policy, games in rows:
-        seconds = games / speeds[policy] / threads
+        left = max(games - stored.get(what, 0), 0)
+        kept = f"   ({games - left:,} of {games:,} stored)" if left < games else ""
+        if not left:
+            lines.append(f"  {what:<24}{0:>10,} games{kept}")
+            continue
+        seconds = left / speeds[policy] / threads
         total += seconds
-        lines.append(f"  {what:<24}{games:>10,} games {speeds[policy]:>12,.1f}/s   {duration(seconds)}")
-    lines.append(f"  total: {duration(total)} (a resumed ladder plays only what its stores lack)")
+        lines.append(f"  {what:<24}{left:>10,} games {speeds[policy]:>12,.1f}/s   {duration(seconds)}{kept}")
+    held, every = sum(min(stored.get(what, 0), games) for what, _, games in rows), sum(g for *_, g in rows)
+    if held == every:
+        lines.append(f"  nothing to play: the stores hold all {every:,} games")
+    elif held:
+        lines.append(f"  time left: {duration(total)} (the stores hold {held:,} of its {every:,} games; a resumed "
+                     "ladder plays only what they lack)")
+    else:
+        lines.append(f"  total: {duration(total)} (a resumed ladder plays only what its stores lack)")
     full = plan(parse_levels(FULL_LADDER["levels"]), parse_players(FULL_LADDER["players"]),
                 [*LADDER, f"clairvoyant:{FULL_LADDER['clairvoyant']}"], FULL_LADDER["games"], [FULL_LADDER["replayer"]],
                 FULL_LADDER["deals"], FULL_LADDER["repeats"])

@@ -3,6 +3,7 @@ deals replayed varying nothing but the policy stream, and every printed number t
 import json
 import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from support.reports import documented_tables
 
 from fisim import grid, ladder
 from fisim.comparison import paired_difference
+from fisim.formatting import duration
 from fisim.stats import wilson
 from fisim.tables import load
 from policies import CLAIRVOYANT_NOTE, load_policy
@@ -213,6 +215,54 @@ def test_spread_of_deals_that_decide_nothing():
     assert s["outliers"] <= 0.05 + 5 * np.sqrt(0.05 * 0.95 / deals)
     assert s["mean_win"] == pytest.approx(p, abs=5 * np.sqrt(p * (1 - p) / (deals * repeats)))
     assert s["mean_win_low"] < s["mean_win"] < s["mean_win_high"]
+
+
+def test_a_resumed_ladder_plans_the_time_left(played, tmp_path):
+    """On resume the plan counts only the games the stores lack: none here, and no speed to
+    measure (issue 47 item 6)."""
+    out = tmp_path / "skill"
+    shutil.copytree(played[0], out)
+    r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    plan = r.stderr[r.stderr.index("plan: 2 settings"):].splitlines()
+    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("search:2, replays", 72)):
+        line = next(line for line in plan if line.strip().startswith(policy + " "))
+        assert line.split() == [*policy.split(), "0", "games", f"({games}", "of", f"{games}", "stored)"], line
+    assert "  nothing to play: the stores hold all 216 games" in plan
+    assert "first compiling" not in r.stderr         # everything was compiled for the fixture
+
+
+def test_the_plan_of_a_ladder_half_played_gives_the_time_left():
+    rows = ladder.plan(["novice"], [2, 3], ["random", "expert"], 1000, ["search:8"], 20, 5)
+    fresh = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "a test")
+    half = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "a test", {"expert": 1000, "search:8, replays": 200})
+    expert = next(line for line in half.splitlines() if line.strip().startswith("expert "))
+    assert expert.split()[:3] == ["expert", "1,000", "games"] and expert.endswith("(1,000 of 2,000 stored)")
+    replays = next(line for line in half.splitlines() if line.strip().startswith("search:8, replays"))
+    assert replays.split()[2:4] == ["0", "games"] and replays.endswith("(200 of 200 stored)")
+    left = 1000 / QUOTED_SPEEDS["expert"] / 2 + 2000 / QUOTED_SPEEDS["random"] / 2
+    assert f"  time left: {duration(left)} (the stores hold 1,200 of its 4,200 games;" in half
+    total = left + 1000 / QUOTED_SPEEDS["expert"] / 2 + 200 / QUOTED_SPEEDS["search:8"] / 2
+    assert f"  total: {duration(total)} (a resumed ladder" in fresh
+
+
+def test_what_a_ladder_compiles_is_said_with_its_time():
+    text = ladder.compile_text(["the engine", "expert", "planner"], 2)
+    assert text.startswith("first compiling the engine, expert, planner (not in the compile cache yet): ")
+    assert duration(2 * ladder.COMPILE_SECONDS) in text and text.endswith("then the plan")
+
+
+@pytest.mark.slow
+def test_the_ladder_says_what_it_compiles_before_its_plan(tmp_path):
+    """A policy not in the compile cache (a file of new content) is named, with about how long it
+    takes, before the plan, which comes after the compile with the speeds measured (issue 47 item 6)."""
+    policy = tmp_path / "fresh_random.py"
+    policy.write_text(f"# {tmp_path}\n" + (Path(__file__).parent / "support" / "invariant_random.py").read_text())
+    r = run("ladder", "--levels", "novice", "--players", "2", "--games", "2", "--policies", str(policy),
+            "--no-clairvoyant", "--no-deals", "--out", str(tmp_path / "skill"))
+    assert r.returncode == 0, r.stderr
+    said = r.stderr.index(f"fisim: ladder: first compiling {policy} (not in the compile cache yet): about ")
+    assert said < r.stderr.index("plan: 1 setting")
 
 
 @pytest.mark.slow

@@ -69,18 +69,17 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         raise ConfigError(f"--replayer {alike} never draws on its random stream, so every replay of a deal is "
                           "the same game; choose a stochastic policy, such as search:8, passive or random")
     from fisim import ladder as skill
-    names = [policy_name(p) for p in policies]
+    names, replaying = [policy_name(p) for p in policies], [policy_name(p) for p in replayers]
+    ladder_cells = skill.ladder_cells(levels_list, players, names)
+    deal_cells = [c for name in replaying for c in skill.deal_cells(levels_list, players, name, repeats)]
     if not quiet:
-        click.echo(skill.plan_text(levels_list, players, names, games,
-                                   [policy_name(p) for p in replayers], deals, repeats, seed, threads or max_threads()),
-                   err=True)
-
-    run_cells(skill.ladder_cells(levels_list, players, names), os.path.join(out, skill.LADDER_STORE), seed,
-              {"games": games}, per_game=True, threads=threads, quiet=quiet)
-    for name in replayers:
-        run_cells(skill.deal_cells(levels_list, players, policy_name(name), repeats),
-                  os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True, threads=threads,
-                  quiet=quiet)
+        _plan(skill, out, ladder_cells + deal_cells, levels_list, players, names, games, replaying, deals, repeats,
+              seed, threads or max_threads())
+    run_cells(ladder_cells, os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True,
+              threads=threads, quiet=quiet)
+    if deal_cells:
+        run_cells(deal_cells, os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True,
+                  threads=threads, quiet=quiet)
     from fisim.reporting import ladder as sections
     from fisim.reporting import write
     from fisim.reporting.text import render
@@ -89,3 +88,18 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     write(report, folder, REPORT_FORMATS)
     click.echo(render(report))
     click.echo(f"results: {out}; report: {folder} ({', '.join(REPORT_FORMATS)})")
+
+
+def _plan(skill, out, cells, levels, players, names, games, replaying, deals, repeats, seed, threads):
+    """Say first what will compile and about how long, compile it, then print the plan: the games
+    left to play per policy (a resumed ladder's stores aside) and the time they take here."""
+    from fisim.sweeping import warm
+    missing = skill.to_compile([*names, *replaying])
+    if missing:
+        click.echo(f"fisim: ladder: {skill.compile_text(missing, max_threads())}", err=True)
+    warm(cells)
+    stored = skill.stored_games(os.path.join(out, skill.LADDER_STORE), seed, games, levels, players)
+    replayed = skill.stored_games(os.path.join(out, skill.DEALS_STORE), seed, deals, levels, players, repeats)
+    stored.update({f"{name}, replays": n for name, n in replayed.items()})
+    click.echo(skill.plan_text(levels, players, names, games, replaying, deals, repeats, seed, threads, stored),
+               err=True)
