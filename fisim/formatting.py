@@ -57,11 +57,12 @@ def points(x, digits=2, signed=True):
     return f"{100 * x:{'+' if signed else ''}.{digits}f}"
 
 
-def points_interval(low, high, digits=2):
-    """'+1.00 to +2.00': the interval of a difference in points, with enough digits that an
-    interval excluding zero does not read as touching it."""
+def points_interval(low, high, digits=2, signed=True):
+    """'+1.00 to +2.00': the interval of a difference in points ('1.00 to 2.00' unsigned, of a
+    size), with enough digits that an interval excluding zero does not read as touching it."""
     digits = _off_zero(low, high, digits)
-    return f"{100 * low:+.{digits}f} to {100 * high:+.{digits}f}"
+    sign = "+" if signed else ""
+    return f"{100 * low:{sign}.{digits}f} to {100 * high:{sign}.{digits}f}"
 
 
 def _off_zero(low, high, digits):

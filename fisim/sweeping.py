@@ -7,6 +7,8 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 """
 import gc
 
+import pandas as pd
+
 from fisim import defaults
 from fisim.cell import play
 from fisim.errors import BackendError, EngineError
@@ -238,9 +240,18 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
             progress(0, int(counted_whole(cell_records, target, chunk_games)[1] and not before))
 
 
+RANKED = ("team", "layout")      # a sweep that varies one of these lists its cells by win rate
+
+
 def format_table(frame):
     """The summary table of a sweep: one line per cell, each text column as wide as its longest
-    value (a team of four names is long)."""
+    value (a team of four names is long). A sweep of teams or islands lists them by win rate,
+    highest first, within each setting of the rest."""
+    ranked = [a for a in RANKED if frame[a].nunique() > 1]
+    if ranked:
+        others = [a for a in ("layout", "level", "players", "team", "policy", "rules") if a not in ranked]
+        frame = pd.concat([g.sort_values("rate", ascending=False, kind="stable")
+                           for _, g in frame.groupby(others, sort=False, observed=True)])
     width = {c: max(len(c), *frame[c].astype(str).str.len()) + 2
              for c in ("layout", "level", "team", "policy", "rules")}
 

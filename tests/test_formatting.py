@@ -26,6 +26,7 @@ def test_rates_and_their_intervals():
 def test_differences_read_in_signed_points():
     assert f.points(0.0123) == "+1.23" and f.points(-0.05, 1) == "-5.0" and f.points(0.005, signed=False) == "0.50"
     assert f.points_interval(-0.0128, 0.0031) == "-1.28 to +0.31"
+    assert f.points_interval(0.029, 0.0352, signed=False) == "2.90 to 3.52"
     assert f.bracket(0.134, 0.197, signed=True) == "[+13.4, +19.7]"
 
 

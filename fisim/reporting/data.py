@@ -136,6 +136,32 @@ def by_level(sweep):
     return frame
 
 
+def level_steps(sweep):
+    """What each step up the levels costs the main slice: per pair of neighbouring levels the sweep
+    played, the paired difference of win rates (the higher level's less the lower's) over the same
+    deals (game i of both cells, matched on player count and team), player counts and teams
+    pooled, with its 95% interval, and the wins of both levels in those games. Empty with one level."""
+    main = sweep.main()
+    levels = sorted(set(main["level"]), key=level_position)
+    rows = []
+    for low, high in zip(levels, levels[1:]):
+        a, b = [], []
+        for _, group in main[main["level"].isin([low, high])].groupby(["players", "team"], sort=False):
+            cells = group.set_index("level")["cell"]
+            if low in cells and high in cells:
+                won, was = sweep.bits[cells[high]], sweep.bits[cells[low]]
+                n = min(len(won), len(was))
+                a.append(won[:n])
+                b.append(was[:n])
+        if a:
+            a, b = np.concatenate(a), np.concatenate(b)
+            diff, ci_low, ci_high = paired_difference(a, b)
+            rows.append({"from": low, "to": high, "games": len(a), "wins_from": int(b.sum()), "wins_to": int(a.sum()),
+                         "difference": diff, "ci_low": ci_low, "ci_high": ci_high,
+                         "significant": bool(ci_low > 0 or ci_high < 0)})
+    return pd.DataFrame(rows)
+
+
 def survival(turns_hist):
     """Share of games still going after turn t, for t = 0, 1, ..., the longest game."""
     hist = np.asarray(turns_hist, np.float64)

@@ -165,6 +165,35 @@ def team_ranking(ranking, subtitle):
 
 
 @_drawn
+def team_levels(ranking, per_level, levels, subtitle):
+    """The teams ranked as a map: one panel per player count, a row per team (strongest first, as
+    `ranking` orders them), a column per level, each square its win rate (one colour scale)."""
+    groups = [(p, g) for p, g in ranking.groupby("players", sort=True)]
+    sizes = [len(g) for _, g in groups]
+    rates = {(r["players"], r["team"], r["level"]): 100 * r["rate"] for _, r in per_level.iterrows()}
+    top = max(max(rates.values()), 1.0)
+    fig = _figure(3.4 + 0.9 * len(levels), 1.7 + 0.24 * sum(sizes) + 0.45 * len(groups),
+                  "Computer team's win rate: teams × levels (strongest team first)", subtitle)
+    axes = fig.subplots(len(groups), 1, squeeze=False, gridspec_kw={"height_ratios": sizes})[:, 0]
+    for ax, (p, g) in zip(axes, groups):
+        grid = np.array([[rates.get((p, team, level), np.nan) for level in levels] for team in g["team"]])
+        image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        for (i, j), value in np.ndenumerate(grid):
+            if np.isfinite(value):
+                ax.text(j, i, percent(value / 100, 1), ha="center", va="center", fontsize=7,
+                        color="white" if value < 0.6 * top else "black")
+        ax.set_xticks(range(len(levels)), levels if ax is axes[0] else [""] * len(levels))
+        ax.xaxis.set_ticks_position("top")
+        ax.set_yticks(range(len(g)), list(g["team"]), fontsize=7.5)
+        ax.tick_params(length=0)
+        ax.set_ylabel(f"{p} player{'s' if p != 1 else ''}")
+        for side in ax.spines.values():
+            side.set_visible(False)
+    fig.colorbar(image, ax=list(axes), label=RATE_LABEL, shrink=0.8)
+    return fig
+
+
+@_drawn
 def loss_causes(frame, levels, subtitle):
     """Stacked shares of the outcomes (won, each primary loss cause) per level and player count."""
     players = sorted(frame["players"].unique())

@@ -124,29 +124,45 @@ def _main_slice(sweep):
     return _Main(cells, levels, data.by_level(sweep), _who(sweep, cells), subtitle)
 
 
-# the paired comparisons a sweep may make: (axis, section id, title, noun, what its values are)
-COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout", "Islands"),
-               ("rules", "rules", "Rule readings compared with the official rules", "rules", "Rule readings"),
-               ("policy", "policies", "Policies compared", "policy", "Policies"))
+# the paired comparisons a sweep may make: (axis, section id, the heading of its values' column)
+COMPARISONS = (("layout", "layouts", "Layout"), ("rules", "rules", "Rules"), ("policy", "policies", "Policy"))
 GLANCE_SHOWN = 3            # the alternatives "At a glance" names, largest difference first
+LEADING = ("islands", "layouts", "rules", "parameters", "policies")     # what a sweep varied: its sections first
+
+
+def _naming(sweep, axis, values):
+    """(title, noun, what) of a comparison along `axis`: its section's title, what one of its values
+    is and what they are, as At a glance says it. A rules label with a variant file in it is a
+    variant, not a reading of the printed rules."""
+    if axis == "layout":
+        return "Islands compared with the standard island", "layout", "Islands"
+    if axis == "policy":
+        return "Policies compared", "policy", "Policies"
+    variants = {c["variant"] for c in sweep.manifest["cells"] if c.get("variant")}
+    kinds = {any(part in variants and not data.set_cell(part) for part in value.split("+")) for value in values}
+    if kinds == {True}:
+        return "Variants compared with the official rules", "variant", "Variants"
+    if kinds == {False}:
+        return "Rule readings compared with the official rules", "rule reading", "Rule readings"
+    return ("Rule readings and variants compared with the official rules", "rule reading or variant",
+            "Rule readings and variants")
 
 
 def build(sweep, title=None):
     """The report of a sweep: its sections in reading order, each left out when the sweep lacks
-    its data; a sweep of several islands leads with them."""
+    its data; the sections of what the sweep varied (islands, rule readings and variants, rule
+    numbers, policies) lead."""
     main = _main_slice(sweep)
     ranked = data.teams(sweep)
-    sections = [_win_by_level(main), _heat_map(main), _team_ranking(sweep, main, ranked),
-                _adventurers(sweep, main), _loss_causes(main), _survival(main),
-                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
-                _parameter_effects(sweep, main.levels), _named_tiles(sweep), *_tiles(sweep)]
-    sections = [s for s in sections if s is not None]
     islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
-    if islands is not None:
-        leading = [_islands(sweep, islands)] + [s for s in sections if s.id == "layouts"]
-        sections = leading + [s for s in sections if s.id != "layouts"]
+    sections = [_islands(sweep, islands) if islands is not None else None, _win_by_level(main), _heat_map(main),
+                _team_ranking(sweep, main, ranked), _team_levels(sweep, main, ranked), _adventurers(sweep, main),
+                _loss_causes(main), _survival(main), *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
+                _parameter_effects(sweep, main.levels), _named_tiles(sweep), *_tiles(sweep)]
+    sections = sorted((s for s in sections if s is not None),
+                      key=lambda s: LEADING.index(s.id) if s.id in LEADING else len(LEADING))
     return Report(title or "Forbidden Island balance report", subtitle(sweep), overview(sweep),
-                  _highlights(sweep, main.table, ranked, sections, islands), warnings(sweep), sections, [sweep.name])
+                  _highlights(sweep, main, ranked, sections, islands), warnings(sweep), sections, [sweep.name])
 
 
 def _win_by_level(main):
@@ -155,7 +171,7 @@ def _win_by_level(main):
         "win-by-level", "Win rate by level",
         "The share of games the computer team won at each starting water level, for each number of players"
         + (" (teams pooled)" if main.cells["team"].nunique() > 1 else "") + ", with its 95% interval.",
-        main.who, figures.win_by_level(table, main.levels, main.subtitle),
+        main.who, figures.win_by_level(table, main.levels, main.subtitle) if len(table) > 1 else None,
         [Table("win-rate-by-players-and-level", "Win rate by level and player count",
                table[["players", "level", *RATE]], [PLAYERS, LEVEL, *WIN_RATE, Column("Wins", _count("wins"))])])
 
@@ -190,14 +206,34 @@ def _team_ranking(sweep, main, ranked):
         "win rate with the levels pooled; the strongest and weakest team of each player count are "
         "highlighted. Overlapping intervals mean the order of those teams is not settled by these games.",
         _who(sweep, fixed),
-        figures.team_ranking(ranking, main.subtitle.replace(
-            f"{int(main.cells['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
+        figures.team_ranking(ranking, _fixed_subtitle(main)),
         [Table("teams-ranked", "Teams ranked within each player count (levels pooled; rate and 95% CI per level on "
                "the right)", ranking[["players", "rank", "team", "mark", *RATE]],
                [PLAYERS, Column("Rank", lambda r: str(r["rank"])),
                 Column("Team", lambda r: r["team"] + (f" ({r['mark']})" if r["mark"] else ""), words=True), *WIN_RATE,
                 Spread("level", team_levels, _rate_ci, on=("players", "team"), frame=per_level)], mark="mark"),
          Table("team-win-rate-by-level", "Each fixed team's win rate per level", per_level, [])])
+
+
+def _fixed_subtitle(main):
+    """The main slice's figure subtitle, counting the games of its fixed teams."""
+    fixed = main.cells[main.cells["team"] != "random"]
+    return main.subtitle.replace(f"{int(main.cells['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")
+
+
+def _team_levels(sweep, main, ranked):
+    """Only when the sweep played fixed teams at two levels or more: the teams ranked, as a map."""
+    if ranked is None or ranked[1]["level"].nunique() < 2:
+        return None
+    ranking, per_level = ranked
+    levels = [v for v in main.levels if v in set(per_level["level"])]
+    fixed = main.cells[main.cells["team"] != "random"]
+    return Section(
+        "team-levels", "Teams × levels",
+        "The teams ranked as a map: a row per team, strongest first within its player count, a column per "
+        "starting water level; each square gives the computer team's win rate (the table of the teams ranked "
+        "gives each with its 95% interval).",
+        _who(sweep, fixed), figures.team_levels(ranking, per_level, levels, _fixed_subtitle(main)))
 
 
 def _adventurers(sweep, main):
@@ -341,7 +377,7 @@ def _tiles(sweep):
                            f"{layout}: every place, most losses caused first (95% CI)")])
 
 
-def _comparison(sweep, axis, sid, title, noun, what, levels):
+def _comparison(sweep, axis, sid, heading, levels):
     if axis == "layout" and "standard" not in sweep.values("layout"):
         return None
     if axis == "rules" and "official" not in sweep.values("rules"):
@@ -350,6 +386,7 @@ def _comparison(sweep, axis, sid, title, noun, what, levels):
     if result is None:
         return None
     pooled, detail, unmatched, used = result.pooled, result.detail, result.unmatched, result.cells
+    title, noun, what = _naming(sweep, axis, list(dict.fromkeys(pooled[axis])))
     names = {p: sweep.policy_label(p) for p in sweep.values("policy")} if axis == "policy" else {}
     name_of = lambda v: names.get(v, v)   # noqa: E731
     baselines = ", ".join(name_of(b) for b in dict.fromkeys(pooled["baseline"]))
@@ -368,7 +405,7 @@ def _comparison(sweep, axis, sid, title, noun, what, levels):
 
     def table(name, caption, frame, players, markdown=True):
         return Table(name, caption, _paired_data(frame, axis, name_of), [
-            _named(axis, noun.capitalize()), LEVEL, *([PLAYERS] if players else []),
+            _named(axis, heading), LEVEL, *([PLAYERS] if players else []),
             Column("Win rate (95% CI)", _rate_ci),
             Column("Baseline (95% CI)", lambda r: f"{_rate_ci(r, 'baseline_')} {r['baseline']}"),
             *DIFFERENCE, GAMES, SIGNIFICANT], markdown=markdown)
@@ -385,19 +422,31 @@ def _comparison(sweep, axis, sid, title, noun, what, levels):
     text = (f"Each {noun} against {baselines}: the difference in the computer team's win rate over the same games "
             f"(common random numbers). {_pairing_text(pooled)} Points to the right of the line mean more wins than "
             "the baseline; 'significant' means the 95% interval excludes zero.")
+    what = f"{what} against {baselines}" + (", the game as each plays it" if axis == "policy" else "")
     return Section(sid, title, text, caption, fig, tables, note,
-                   [_glance(f"{what} against {baselines}", result.overall, lambda r: name_of(r[axis]))])
+                   [_glance(what, result.overall, lambda r: name_of(r[axis]))])
 
 
 def _glance(what, overall, label):
-    """The answer of a comparison in one line: each alternative's paired difference with its 95%
-    interval, levels and players pooled, the largest first (GLANCE_SHOWN of them)."""
+    """The answer of a comparison in one line: each alternative harder or easier than the baseline
+    and by how much, its paired difference's 95% interval, levels and players pooled, the largest
+    first (GLANCE_SHOWN of them)."""
     ranked = overall.iloc[overall["difference"].abs().sort_values(ascending=False, kind="stable").index]
-    items = [f"{label(r)} {points(r['difference'])} points ({points_interval(r['ci_low'], r['ci_high'])}"
-             f"{'' if r['significant'] else ', not significant'})" for _, r in ranked.head(GLANCE_SHOWN).iterrows()]
+    items = [f"{label(r)} {_change(r)}" for _, r in ranked.head(GLANCE_SHOWN).iterrows()]
     more = len(ranked) - GLANCE_SHOWN
     return (f"{what} (paired on the same games, levels and players pooled, 95% CI): " + "; ".join(items)
             + (f"; {more} more in the section." if more > 0 else "."))
+
+
+def _change(row):
+    """'harder by 3.21 points (2.90 to 3.52)' of a paired difference (difference, ci_low, ci_high:
+    the alternative's win rate less the baseline's), or 'no clear difference (...)'."""
+    if not row["significant"]:
+        return (f"no clear difference ({points(row['difference'])} points, "
+                f"{points_interval(row['ci_low'], row['ci_high'])})")
+    low, high = sorted((abs(row["ci_low"]), abs(row["ci_high"])))
+    return (f"{'easier' if row['difference'] > 0 else 'harder'} by {points(abs(row['difference']), signed=False)} "
+            f"points ({points_interval(low, high, signed=False)})")
 
 
 def _paired_data(frame, axis, name):
@@ -525,42 +574,96 @@ def _rules_text(label, cells):
     return label + " (" + "; ".join(f"{s}: {meaning(s)}" for s in parts) + ")"
 
 
-def _highlights(sweep, table, ranked, sections, islands=None):
-    """At a glance: what the sweep varied first (the islands, then each comparison's answer), then
-    the main slice's easiest and hardest setting and the teams."""
+def _highlights(sweep, main, ranked, sections, islands=None):
+    """At a glance, in a designer's words: what the sweep varied first (the islands, then each
+    comparison's answer), then the main slice (named when the sweep has others): its easiest and
+    hardest setting, what each level step costs, the easiest player count per level, how the
+    hardest setting is lost, and the teams."""
+    table = main.table
     out = []
-    on = ""
     if islands is not None:
         hardest, easiest = islands.iloc[0], islands.iloc[-1]
         out.append(f"Hardest island: {hardest['layout']}, {_rate(hardest)} won "
                    f"({_ci(hardest)}); easiest: {easiest['layout']}, "
                    f"{_rate(easiest)} ({_ci(easiest)}); levels and players pooled, "
                    f"{len(islands)} islands.")
-        on = f" on the {sweep.baseline('layout')} island"
     out += [line for s in sections for line in s.glance]
+    where = _where(sweep)
     if len(table) > 1 and table["rate"].max() > table["rate"].min():
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
-        out.append(f"Easiest setting{on}: {best['level']} with {players_text(table, best['players'])}, "
+        out.append(f"Easiest setting{where}: {best['level']} with {players_text(table, best['players'])}, "
                    f"{_rate(best)} won ({_ci(best)}); hardest: {worst['level']} with "
                    f"{players_text(table, worst['players'])}, {_rate(worst)} "
                    f"({_ci(worst)}).")
     elif len(table) > 1:
-        out.append(f"Every setting of the main figures: {percent(table['rate'].iloc[0])} won "
+        out.append(f"Every setting of the main figures{where}: {percent(table['rate'].iloc[0])} won "
                    f"(intervals up to {percent(table['ci_high'].max())}).")
     else:
         r = table.iloc[0]
-        out.append(f"{r['level']} with {players_text(table, r['players'])}: {_rate(r)} won "
+        out.append(f"{r['level']} with {players_text(table, r['players'])}{where}: {_rate(r)} won "
                    f"({_ci(r)}).")
+    out += [line for line in (_level_steps(sweep, where), _easiest_count(table, main.levels, where),
+                              _hardest_lost(table, where)) if line]
     if ranked is not None:
         ranking, _ = ranked
         for p, g in ranking.groupby("players"):
             if not g["mark"].any():
                 continue
             top, bottom = g.iloc[0], g.iloc[-1]
-            out.append(f"{players_text(table, p)}: strongest team {top['team']}, {_rate(top)} "
+            out.append(f"{players_text(table, p)}{where}: strongest team {top['team']}, {_rate(top)} "
                        f"({_ci(top)}); weakest {bottom['team']}, {_rate(bottom)} "
                        f"({_ci(bottom)}), levels pooled.")
     return out
+
+
+def _where(sweep):
+    """' on the standard island, played by planner@3, under the official rules': which slice the
+    main figures show, for each of those settings the sweep varies ('' when it varies none)."""
+    parts = []
+    if len(sweep.values("layout")) > 1:
+        parts.append(f"on the {sweep.baseline('layout')} island")
+    if len(sweep.values("policy")) > 1:
+        parts.append(f"played by {sweep.policy_label(sweep.baseline('policy'))}")
+    if len(sweep.values("rules")) > 1:
+        parts.append(f"under the {sweep.baseline('rules')} rules")
+    return (" " + ", ".join(parts)) if parts else ""
+
+
+def _level_steps(sweep, where):
+    """What each step up the levels costs, paired on the same deals (data.level_steps)."""
+    steps = data.level_steps(sweep)
+    if steps.empty:
+        return ""
+    items = [f"{r['from']} {rate_of(r['wins_from'], r['games'])} → {r['to']} "
+             f"{rate_of(r['wins_to'], r['games'])}, {_change(r)}" for _, r in steps.iterrows()]
+    return (f"What each level step costs{where} (paired on the same deals, players and teams pooled, 95% CI): "
+            + "; ".join(items) + ".")
+
+
+def _easiest_count(table, levels, where):
+    """The player count with the highest win rate at each level, and whether it is the same at every level."""
+    if table["players"].nunique() < 2:
+        return ""
+    best = [table.loc[table.loc[table["level"] == level, "rate"].idxmax()]
+            for level in levels if (table["level"] == level).any()]
+    items = [f"{r['level']} {players_text(table, r['players'])}, {_rate(r)} ({_ci(r)})" for r in best]
+    counts = {r["players"] for r in best}
+    verdict = ("" if len(best) < 2 else f"; {players_text(table, best[0]['players'])} at every level"
+               if len(counts) == 1 else "; it changes with the level")
+    return f"Easiest player count{where}: " + "; ".join(items) + verdict + "."
+
+
+def _hardest_lost(table, where):
+    """How the main slice's hardest setting is lost: the share of its games lost to each cause."""
+    worst = table.loc[table["rate"].idxmin()]
+    causes = sorted((c for c in CAUSES if worst[f"count_{c}"]), key=lambda c: -worst[f"count_{c}"])
+    if not causes:
+        return ""
+    setting = f"{worst['level']} with {players_text(table, worst['players'])}{where}"
+    what = f"the hardest setting ({setting})" if len(table) > 1 else setting
+    shares = [f"{c.replace('_', ' ')} {rate_of(worst[f'count_{c}'], worst['games'])}" for c in causes]
+    return (f"How {what} is lost, {_rate(worst)} won ({_ci(worst)}): the share of its games lost to each cause, "
+            f"95% CI: " + "; ".join(shares) + ".")
 
 
 def warnings(sweep):
