@@ -372,3 +372,16 @@ def test_the_adventurer_figure_is_sorted_by_rate_with_its_player_counts_in_legen
     assert [t.get_text() for t in section.figure.legends[0].get_texts()] == ["2 players", "3 players"]
     highest = [max(container.lines[0].get_ydata()) for container in ax.containers]     # legend order
     assert highest == sorted(highest, reverse=True) and len(set(highest)) == 2
+
+
+def test_a_report_of_two_stores_keeps_each_ones_sections_apart(tmp_path):
+    """`fisim report A B`: one report of both, the second's sections that the first has too named
+    for their store, each figure its own file."""
+    for name in ("first", "second"):
+        fake_store(tmp_path / name, grid.expand(["standard"], ["novice", "elite"], [2], "random", ["random"], [()]),
+                   1000, 1000)
+    written = write_report([tmp_path / "first", tmp_path / "second"], tmp_path / "r", ("md", "png"))
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "## Win rate by level\n" in md and "## Win rate by level (second)\n" in md
+    assert {"win-by-level.png", "win-by-level-second.png"} <= {p.name for p in written}
+    assert "from the results stores “first”, “second”" in md

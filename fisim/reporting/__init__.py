@@ -53,7 +53,7 @@ def build(directories, title=None, agreements=(), baseline=None, disjoint=False,
     """The Report of `directories` (see write_report): each one's, in order, set in the first's."""
     from fisim.errors import ConfigError
     from fisim.reporting import agreement, data, ladder, sections
-    from fisim.reporting.document import Report
+    from fisim.reporting.document import Report, slug
     parts = []
     for directory in directories:
         if ladder.is_ladder(directory):
@@ -70,6 +70,12 @@ def build(directories, title=None, agreements=(), baseline=None, disjoint=False,
         parts.append(Report(f"Do the policies rank the {agreement.NOUNS[by]} alike?", sections.subtitle(sweep),
                             sections.overview(sweep), [line for s in found for line in s.glance],
                             sections.warnings(sweep), found, [sweep.name], "The store"))
+    seen = set()
+    for part in parts:                  # a section that another store's report has too is named for its store
+        for s in part.sections:
+            if s.id in seen:
+                s.id, s.title = f"{s.id}-{slug(part.sources[0])}", f"{s.title} ({part.sources[0]})"
+            seen.add(s.id)
     first, rest = parts[0], parts[1:]
     return Report(title or first.title, first.subtitle,
                   first.overview + [(f"Store “{r.sources[0]}”", r.subtitle) for r in rest],

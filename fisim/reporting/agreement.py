@@ -2,13 +2,11 @@
 correlation of their rankings per group, on the same deals and on disjoint ones, beside a
 baseline policy's; the pairs whose order flips; the largest changes of rank. `fisim compare
 --agreement` prints it, `fisim report --agreement` sets it in a report."""
-import re
-
 import pandas as pd
 
 from fisim.agreement import rank_agreement
 from fisim.formatting import correlation, count, count_range, percent, points, points_interval
-from fisim.reporting.document import Column, Section, Table
+from fisim.reporting.document import Column, Section, Table, slug
 
 NOUNS = {"team": "teams", "layout": "islands", "rules": "rule readings", "level": "levels", "players": "player counts"}
 RANKED = ("team", "layout", "rules", "level", "players")     # what a store's cells are ranked by, the first it varies
@@ -34,10 +32,6 @@ def sections(path, by, pairs, baseline=None, disjoint=False):
     return out
 
 
-def _slug(text):
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-
-
 def _interval(value, low, high, signed=False):
     """'0.91 [0.79, 0.93]'."""
     return f"{correlation(value, signed)} [{correlation(low, signed)}, {correlation(high, signed)}]"
@@ -50,7 +44,7 @@ def section(results):
     a, b = first.policies
     c, by = first.baseline, first.by
     nouns = NOUNS.get(by, f"{by}s")
-    slug = f"{_slug(by)}-{_slug(a)}-{_slug(b)}"
+    name = f"{slug(by)}-{slug(a)}-{slug(b)}"
     groups = pd.concat([r.groups.assign(deals="disjoint" if r.disjoint else "same")[["deals", *r.groups.columns]]
                         for r in results], ignore_index=True)
     several = groups["deals"].nunique() > 1
@@ -63,11 +57,11 @@ def section(results):
         columns += [Column(f"{c} with {b}", lambda r: correlation(r[f"spearman_{c}"])),
                     Column(f"{a} less {c} (95% CI)", lambda r: _interval(r["difference"], r["difference_low"],
                                                                          r["difference_high"], signed=True))]
-    tables = [Table(f"rank-agreement-{slug}", f"Spearman's rank correlation of {a}'s and {b}'s win rates per group "
+    tables = [Table(f"rank-agreement-{name}", f"Spearman's rank correlation of {a}'s and {b}'s win rates per group "
                     "(95% bootstrap interval)", groups, columns)]
     flips = first.flips
     if not flips.empty:
-        tables.append(Table(f"rank-flips-{slug}", f"Pairs of {nouns} the two policies order oppositely, each "
+        tables.append(Table(f"rank-flips-{name}", f"Pairs of {nouns} the two policies order oppositely, each "
                             "policy's paired 95% interval excluding 0", flips, [
                                 Column("Group", lambda r: r["group"], words=True),
                                 Column(f"{by.capitalize()} 1", lambda r: r[f"{by}_1"], words=True),
@@ -84,10 +78,10 @@ def section(results):
              Column("Games", lambda r: count(r["games"]))]
     tables += [Table("", f"The largest changes of rank ({a} → {b}, within each group)", items, ranks,
                      order=largest_first, head=LARGEST),
-               Table(f"ranks-{slug}", f"Every cell's rank under both ({a} → {b}, within each group)", items, ranks,
+               Table(f"ranks-{name}", f"Every cell's rank under both ({a} → {b}, within each group)", items, ranks,
                      order=largest_first, markdown=False)]
     return Section(
-        f"agreement-{slug}", f"Do {a} and {b} rank the {nouns} alike?", _text(first, results, nouns),
+        f"agreement-{name}", f"Do {a} and {b} rank the {nouns} alike?", _text(first, results, nouns),
         f"{len(items)} cells ranked by {by}, {count_range(items['games'])} games of each by each policy on the same "
         f"deals" + ("; on disjoint deals, half of them each" if several or first.disjoint else "") + ".",
         None, tables,

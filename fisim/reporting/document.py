@@ -2,12 +2,19 @@
 once, as numbers (a DataFrame with the columns docs/report-tables.md lists, written as data), with
 the formats that turn those numbers into the text people read (its Columns); every writer (HTML,
 Markdown, the terminal) renders the same rows from them, so every output shows the same numbers."""
+import re
 from collections import namedtuple
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
 from fisim.formatting import NONE
+
+
+def slug(name):
+    """A name as part of a file name or an id: lower case, each run of other characters than
+    letters and digits a '-' ('skull-island', 'search-8')."""
+    return re.sub(r"[^a-z0-9]+", "-", str(name).lower()).strip("-")
 
 
 @dataclass

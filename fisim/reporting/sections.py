@@ -1,7 +1,6 @@
 """What a sweep's report says: its sections, each a figure and tables with captions, built from
 the aggregates of fisim.reporting.data, every table declared once as numbers (fisim.reporting.
 document). A section is only made when the sweep has the data for it."""
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +20,7 @@ from fisim.formatting import (
     rate_of,
 )
 from fisim.reporting import data, figures
-from fisim.reporting.document import Column, Report, Section, Spread, Table
+from fisim.reporting.document import Column, Report, Section, Spread, Table, slug
 from fisim.results.games import CAUSES
 from fisim.rules.config import SWITCHES, level_position
 from fisim.rules.constants import ROLE_NAMES
@@ -356,9 +355,9 @@ def _tiles(sweep):
     named = data.tiles(sweep, by="name")
     for layout, table in data.tiles(sweep).items():
         mine = cells[cells["layout"] == layout]
-        slug = re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-")
+        name = slug(layout)
         yield Section(
-            "tiles-" + slug, f"Which tiles decide the game: {layout}",
+            "tiles-" + name, f"Which tiles decide the game: {layout}",
             "Each tile of the island — a place on its grid, numbered row by row, since the tiles are placed at random "
             "each game — coloured by the share of games it ended sunk, the share of losses its sinking caused (Fools' "
             "Landing for landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned "
@@ -366,11 +365,11 @@ def _tiles(sweep):
             "The first tables give the same for each named tile, wherever it was placed.",
             _who(sweep, mine, held=("policy", "rules")),
             figures.tiles(layout, table, _tile_subtitle(sweep, layout, mine, table)),
-            [*_tile_tables(f"named-tiles-{slug}", named[layout],
+            [*_tile_tables(f"named-tiles-{name}", named[layout],
                            [Column("Named tile", lambda r: f"{r['name']} ({r['code']})")],
                            f"{layout}: the {NAMED_SHOWN} named tiles whose sinking lost the most games (95% CI)",
                            NAMED_SHOWN, f"{layout}: every named tile, most losses caused first (95% CI)"),
-             *_tile_tables(f"places-{slug}", table,
+             *_tile_tables(f"places-{name}", table,
                            [Column("Place", lambda r: str(int(r["tile"]))),
                             Column("Row, column", lambda r: f"{int(r['row'])},{int(r['col'])}")],
                            f"{layout}: the five places whose tile's sinking lost the most games (95% CI)", 5,
