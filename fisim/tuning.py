@@ -29,6 +29,7 @@ import pandas as pd
 from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError
+from fisim.formatting import interval, percent
 from fisim.grid import cell_with_number, parse_layouts, parse_policies
 from fisim.limits import CHUNK_GAMES, cut_range, is_whole
 from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
@@ -140,14 +141,14 @@ class Tuning:
 
     def _repr_html_(self):
         """In Jupyter: the answer, settled or not, above every value probed with its games and rate."""
-        from fisim.results.display import html_table, percent
+        from fisim.results.display import html_table, shown_rate
         table = self.table()
         shown = pd.DataFrame({self.param: table["label"], "games": table["games"],
-                              "win rate (95% CI)": [percent(*r) for r in zip(table["rate"], table["ci_low"],
-                                                                              table["ci_high"])],
+                              "win rate (95% CI)": [shown_rate(*r) for r in zip(table["rate"], table["ci_low"],
+                                                                                 table["ci_high"])],
                               "": ["<- answer" if a else "" for a in table["answer"]]})
         verdict = "settled at 95% confidence" if self.settled else "not settled within the budget: the best estimate"
-        return html_table(shown, f"tune {self.param} to a win rate of {100 * self.target:g}%: answer "
+        return html_table(shown, f"tune {self.param} to a win rate of {percent(self.target, None)}: answer "
                                  f"{value_label(self.param, self.answer)}, {verdict}")
 
 
@@ -311,14 +312,15 @@ def format_tuning(tuning, setting):
     the answer, settled or the best estimate."""
     t = tuning
     table = t.table()
-    lines = [f"tune {t.param} to a win rate of {100 * t.target:g}%: {setting}",
+    lines = [f"tune {t.param} to a win rate of {percent(t.target, None)}: {setting}",
              f"{t.param:>16}{'games':>10}{'win rate':>10}  95% CI"]
     for _, r in table.iterrows():
         mark = "  <- answer" if r["answer"] else ""
-        lines.append(f"{r['label']:>16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                     f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%{mark}")
+        lines.append(f"{r['label']:>16}{r['games']:>10,}{percent(r['rate'], width=9)}  "
+                     f"{interval(r['ci_low'], r['ci_high'], dash='-', unit='%')}{mark}")
     answer = table[table["answer"]].iloc[0]
-    rate = f"win rate {100 * answer['rate']:.2f}% (95% CI {100 * answer['ci_low']:.2f}-{100 * answer['ci_high']:.2f}%)"
+    rate = (f"win rate {percent(answer['rate'])} "
+            f"(95% CI {interval(answer['ci_low'], answer['ci_high'], dash='-', unit='%')})")
     others = " and ".join(value_label(t.param, v) for v in neighbours(t.values, t.answer))
     if t.settled:
         verdict = (f"settled after {t.rounds} of at most {t.max_rounds} rounds: closer to the target than "

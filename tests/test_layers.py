@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Lowest first; a module may import its own layer and those below. A folder stands for its modules.
 LAYERS = [
     ["fisim.errors", "fisim.limits", "fisim.stats", "fisim.files", "fisim.version", "fisim.defaults", "fisim.arguments",
-     "fisim.progress"],
+     "fisim.progress", "fisim.formatting"],
     ["fisim.rules", "fisim.jit", "fisim.position", "fisim.reference", "fisim.transcript", "fisim.crosscheck",
      "fisim.engine", "policies"],
     ["fisim.cell", "fisim.grid", "fisim.results"],

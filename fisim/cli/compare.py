@@ -34,12 +34,14 @@ def compare(directory, by, fmt, agreement, baseline, disjoint):
     check_format(fmt, TABLE_FORMATS)
     with _reading_bar() as progress:
         if pair:
-            from fisim.agreement import format_agreement, rank_agreement
+            from fisim.agreement import rank_agreement
             result = rank_agreement(directory, by, pair, baseline, disjoint, progress=progress)
         else:
             frame = run(directory, by, progress)
     if pair:
-        click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
+        from fisim.reporting.agreement import section
+        from fisim.reporting.text import render_sections
+        click.echo(render_sections([section([result])]) if fmt == "text" else table_text(result.items, fmt))
     else:
         click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
 

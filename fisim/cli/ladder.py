@@ -11,6 +11,8 @@ from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from policies import CLAIRVOYANT_NOTE, LADDER, sees_decks
 
+REPORT_FORMATS = ("html", "md", "png", "csv")       # the ladder's report, DIR/report
+
 
 @click.command()
 @click.option("--levels", default=defaults.LEVELS, show_default=True, help="Levels: a range a..b or a list a,b.")
@@ -38,7 +40,8 @@ from policies import CLAIRVOYANT_NOTE, LADDER, sees_decks
 @click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
 @click.option("--out", default=defaults.LADDER_OUT, show_default=True, metavar="DIR",
-              help="Results directory: the stores DIR/ladder and DIR/deals (resumable), tables, figures, ladder.md.")
+              help="Results directory: the stores DIR/ladder and DIR/deals (resumable) and the report DIR/report "
+                   "(HTML, Markdown, figures, tables as CSV).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @quiet_option("progress bar")
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
@@ -72,20 +75,37 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
                           "each played twice, were the same game): its random stream never changes its play, so the "
                           "replays would measure nothing; choose a stochastic policy, such as search:8, passive or "
                           "random")
-    names = [p.given for p in policies]
+    names, replaying = [p.given for p in policies], [p.given for p in replayers]
+    ladder_cells = skill.ladder_cells(levels_list, players, names)
+    deal_cells = [c for name in replaying for c in skill.deal_cells(levels_list, players, name, repeats)]
     if not quiet:
-        click.echo(skill.plan_text(levels_list, players, names, games,
-                                   [p.given for p in replayers], deals, repeats, seed, threads or max_threads()),
-                   err=True)
+        _plan(skill, out, ladder_cells + deal_cells, levels_list, players, names, games, replaying, deals, repeats,
+              seed, threads or max_threads())
+    run_cells(ladder_cells, os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True,
+              threads=threads, quiet=quiet)
+    if deal_cells:
+        run_cells(deal_cells, os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True,
+                  threads=threads, quiet=quiet)
+    from fisim.reporting import ladder as sections
+    from fisim.reporting import write
+    from fisim.reporting.text import render
+    report = sections.build(out, names)         # in the order asked, whatever order the store grew in
+    folder = os.path.join(out, "report")
+    write(report, folder, REPORT_FORMATS)
+    click.echo(render(report))
+    click.echo(f"results: {out}; report: {folder} ({', '.join(REPORT_FORMATS)})")
 
-    run_cells(skill.ladder_cells(levels_list, players, names), os.path.join(out, skill.LADDER_STORE), seed,
-              {"games": games}, per_game=True, threads=threads, quiet=quiet)
-    for name in replayers:
-        run_cells(skill.deal_cells(levels_list, players, name, repeats),
-                  os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True, threads=threads,
-                  quiet=quiet)
-    tables = skill.read_ladder(out, names)      # in the order asked, whatever order the store grew in
-    text = skill.format_ladder(tables)
-    written = skill.write_outputs(out, tables, text)
-    click.echo(text)
-    click.echo(f"results: {out} ({', '.join(p.name for p in written)})")
+
+def _plan(skill, out, cells, levels, players, names, games, replaying, deals, repeats, seed, threads):
+    """Say first what will compile and about how long, compile it, then print the plan: the games
+    left to play per policy (a resumed ladder's stores aside) and the time they take here."""
+    from fisim.sweeping import warm
+    missing = skill.to_compile([*names, *replaying])
+    if missing:
+        click.echo(f"fisim: ladder: {skill.compile_text(missing, max_threads())}", err=True)
+    warm(cells)
+    stored = skill.stored_games(os.path.join(out, skill.LADDER_STORE), seed, games, levels, players)
+    replayed = skill.stored_games(os.path.join(out, skill.DEALS_STORE), seed, deals, levels, players, repeats)
+    stored.update({f"{name}, replays": n for name, n in replayed.items()})
+    click.echo(skill.plan_text(levels, players, names, games, replaying, deals, repeats, seed, threads, stored),
+               err=True)

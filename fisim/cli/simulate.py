@@ -15,6 +15,7 @@ from fisim.cli.options import (
     table_text,
 )
 from fisim.errors import ConfigError
+from fisim.formatting import interval, percent
 from fisim.limits import MAX_SIMULATE_GAMES
 
 OUT_SUFFIXES = (".parquet", ".csv")
@@ -86,19 +87,22 @@ def _simulate_output(cell, seed, tally, fmt):
         f"{tally.games:,} games: {labels['layout']}, {labels['level']}, {labels['players']} players, "
         f"team {labels['team']}, policy {labels['policy']}, rules {labels['rules']}"
         + (f", repeat {cell.repeat}" if cell.repeat else ""),
-        f"win rate  {100 * win['rate']:6.2f}%   95% CI {100 * win['ci_low']:.2f}-{100 * win['ci_high']:.2f}%   "
+        f"win rate  {percent(win['rate'], width=6)}   95% CI {_interval(win)}   "
         f"({tally.wins:,} wins; the computer team's rate, not a human one)",
         "losses (share of all games, 95% CI):",
     ]
     for _, r in rates[rates["measure"] == "loss"].iterrows():
-        lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%")
+        lines.append(f"  {r['of']:<14}{percent(r['rate'], width=6)}   {_interval(r)}")
     if cell.team is None:
         lines.append("win rate of the games with each adventurer in the team (95% CI, games):")
         for _, r in rates[rates["measure"] == "win with"].iterrows():
-            lines.append(f"  {r['of']:<14}{100 * r['rate']:6.2f}%   {100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"
-                         f"   {r['games']:,}")
+            lines.append(f"  {r['of']:<14}{percent(r['rate'], width=6)}   {_interval(r)}   {r['games']:,}")
     lines.append(f"mean turns {tally.mean_turns:.2f}   mean treasures captured {tally.mean_treasures:.3f}")
     return "\n".join(lines)
+
+
+def _interval(rate):
+    return interval(rate["ci_low"], rate["ci_high"], dash="-", unit="%")
 
 
 class _Null:
