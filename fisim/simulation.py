@@ -58,3 +58,17 @@ def frames(cell, seed, chunks):
     config, layout, policy = cell.config, cell.layout_label, cell.policy_label
     for first_game, rows in chunks:
         yield games_frame(rows, config, layout, policy, seed, first_game, cell.repeat)
+
+
+def transcript(cell, seed, game):
+    """Game `game` of `seed` of `cell`, turn by turn, as text (`fisim replay`, fisim.replay): its
+    transcript kept as the engine plays it (fisim.engine.record), titled with the setting."""
+    from fisim import engine
+    from fisim.cell import check_games
+    from fisim.transcript import format_transcript
+    rec = engine.record(cell.island, cell.config, cell.policy, seed, game, repeat=cell.repeat)
+    check_games(rec.result[None, :], cell.policy.NAME, game)
+    title = (f"Game {game} of seed {seed}: {cell.layout_label}, {cell.level}, {cell.players} players, "
+             f"policy {cell.policy_label}, rules {cell.rules_label}"
+             + (f", repeat {cell.repeat}" if cell.repeat else ""))
+    return format_transcript(rec.events, cell.island, title, legend=True)

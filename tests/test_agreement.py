@@ -1,4 +1,4 @@
-"""`fisim compare --agreement A,B` (fisim.agreement): do two policies rank the cells of a sweep alike?
+"""`fisim compare --agreement A,B` (fisim.rankings): do two policies rank the cells of a sweep alike?
 Spearman's correlation with a bootstrap interval, each policy's self correlation, significant flips,
 on win records made to order and on a real sweep whose numbers must be the store's."""
 import io
@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from support.commands import run
 
-from fisim import agreement as ag
+from fisim import rankings as ag
 from fisim.comparison import paired_difference
 from fisim.reporting.agreement import section
 from fisim.rules.constants import ROLE_NAMES

@@ -1,4 +1,4 @@
-"""`fisim ladder` (fisim.ladder): every policy on the same deals, the clairvoyant reference labelled,
+"""`fisim ladder` (fisim.skill): every policy on the same deals, the clairvoyant reference labelled,
 deals replayed varying nothing but the policy stream, and every printed number the store's."""
 import json
 import re
@@ -11,7 +11,8 @@ import pytest
 from support.commands import run
 from support.reports import documented_tables
 
-from fisim import grid, ladder
+from fisim import grid
+from fisim import skill as ladder
 from fisim.comparison import paired_difference
 from fisim.formatting import duration
 from fisim.stats import wilson
@@ -226,7 +227,7 @@ def test_a_resumed_ladder_plans_the_time_left(played, tmp_path):
     r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(out))
     assert r.returncode == 0, r.stderr
     plan = r.stderr[r.stderr.index("plan: 2 settings"):].splitlines()
-    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("search:2, replays", 72)):
+    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("passive, replays", 72)):
         line = next(line for line in plan if line.strip().startswith(policy + " "))
         assert line.split() == [*policy.split(), "0", "games", f"({games}", "of", f"{games}", "stored)"], line
     assert "  nothing to play: the stores hold all 216 games" in plan

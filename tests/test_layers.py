@@ -14,7 +14,7 @@ LAYERS = [
     ["fisim.cell", "fisim.grid", "fisim.results"],
     ["fisim.store"],
     ["fisim.tables"],
-    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.ladder", "fisim.comparison", "fisim.agreement",
+    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.skill", "fisim.comparison", "fisim.rankings",
      "fisim.reporting"],
     ["fisim.cli", "fisim.__main__", "fisim"],
 ]

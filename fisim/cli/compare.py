@@ -27,14 +27,14 @@ from fisim.cli.options import TABLE_FORMATS, check_format, table_text
                    "raises their correlation on the same deals.")
 def compare(directory, by, fmt, agreement, baseline, disjoint):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.agreement import compare_options
     from fisim.comparison import compare as run
     from fisim.comparison import format_comparison
+    from fisim.rankings import compare_options
     pair, baseline = compare_options(by, agreement, baseline, disjoint, option="--")
     check_format(fmt, TABLE_FORMATS)
     with _reading_bar() as progress:
         if pair:
-            from fisim.agreement import rank_agreement
+            from fisim.rankings import rank_agreement
             result = rank_agreement(directory, by, pair, baseline, disjoint, progress=progress)
         else:
             frame = run(directory, by, progress)

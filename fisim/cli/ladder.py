@@ -9,9 +9,7 @@ from fisim.cli.sweep import run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
-from policies import CLAIRVOYANT_NOTE, LADDER, sees_decks
-
-REPORT_FORMATS = ("html", "md", "png", "csv")       # the ladder's report, DIR/report
+from policies import CLAIRVOYANT_NOTE, LADDER
 
 
 @click.command()
@@ -49,35 +47,14 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
     skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
     It prints its plan first: the games per policy and the time they take at speeds measured here."""
-    from fisim import grid
-    from fisim.rules.config import level_position
+    from fisim import skill
     if clairvoyant is not None and no_clairvoyant:
         raise ConfigError("give --clairvoyant N or --no-clairvoyant, not both")
-    if not no_deals and deals > games:
-        raise ConfigError(f"--deals {deals} needs --games of at least {deals}: every ladder policy plays each "
-                          "replayed deal (or give --no-deals)")
     check_threads(threads)
-    policies = grid.parse_policies(policies_text)
-    seers = [p for p in policies if sees_decks(p)]
-    if seers:
-        raise ConfigError(f"--policies lists {seers[0].NAME}, which is not a legal player; the clairvoyant "
-                          "reference is --clairvoyant N")
-    if not no_clairvoyant:
-        policies += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
-    levels_list, players = grid.parse_levels(levels), grid.parse_players(players_text)
-    replayers = [] if no_deals else grid.parse_policies(replayer)
-    from fisim import ladder as skill
-    easiest = min(levels_list, key=level_position)
-    alike = next((p for p in replayers if not skill.replays_differ(p, easiest, players[len(players) // 2], seed)),
-                 None)
-    if alike:
-        raise ConfigError(f"--replayer {alike.given} plays every replay of a deal alike ({skill.REPLAY_PROBES} deals, "
-                          "each played twice, were the same game): its random stream never changes its play, so the "
-                          "replays would measure nothing; choose a stochastic policy, such as search:8, passive or "
-                          "random")
-    names, replaying = [p.given for p in policies], [p.given for p in replayers]
-    ladder_cells = skill.ladder_cells(levels_list, players, names)
-    deal_cells = [c for name in replaying for c in skill.deal_cells(levels_list, players, name, repeats)]
+    plan = skill.setup(levels, players_text, games, policies_text, 0 if no_clairvoyant else clairvoyant, deals, repeats,
+                       None if no_deals else replayer, seed, option="--")
+    names, replaying, ladder_cells, deal_cells = plan.names, plan.replaying, plan.ladder_cells, plan.deal_cells
+    levels_list, players = plan.levels, plan.players
     if not quiet:
         _plan(skill, out, ladder_cells + deal_cells, levels_list, players, names, games, replaying, deals, repeats,
               seed, threads or max_threads())
@@ -86,14 +63,10 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     if deal_cells:
         run_cells(deal_cells, os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True,
                   threads=threads, quiet=quiet)
-    from fisim.reporting import ladder as sections
-    from fisim.reporting import write
+    from fisim.reporting import LADDER_FORMATS, write_ladder
     from fisim.reporting.text import render
-    report = sections.build(out, names)         # in the order asked, whatever order the store grew in
-    folder = os.path.join(out, "report")
-    write(report, folder, REPORT_FORMATS)
-    click.echo(render(report))
-    click.echo(f"results: {out}; report: {folder} ({', '.join(REPORT_FORMATS)})")
+    click.echo(render(write_ladder(out, names)))
+    click.echo(f"results: {out}; report: {os.path.join(out, 'report')} ({', '.join(LADDER_FORMATS)})")
 
 
 def _plan(skill, out, cells, levels, players, names, games, replaying, deals, repeats, seed, threads):

@@ -41,7 +41,7 @@ def make_report(directories, out, formats, title, agreements=(), baseline=None, 
 def report(directories, out, formats, title, agreements, baseline, disjoint, notes):
     """Write the report of results DIRECTORY...: a sweep's store (its balance report) or a ladder's
     directory (the skill ladder and per-deal difficulty); several make one report, in order."""
-    from fisim.agreement import baseline_policy, policy_pair
+    from fisim.rankings import baseline_policy, policy_pair
     if (baseline is not None or disjoint) and not agreements:
         raise ConfigError(f"--{'baseline' if baseline is not None else 'disjoint'} goes with --agreement A,B")
     option = lambda argument: f"--{argument}"  # noqa: E731  (errors name the command line's options)

@@ -5,14 +5,15 @@ only the stores.
     document   what a report is: sections of text, figures and tables declared once as numbers
     data       a sweep's store read and checked; cells pooled into the tables behind each figure
     sections   what a sweep's report says
-    ladder     what a ladder's report says (fisim.ladder)
-    agreement  whether two policies rank a sweep's cells alike (fisim.agreement), as sections
+    ladder     what a ladder's report says (fisim.skill)
+    agreement  whether two policies rank a sweep's cells alike (fisim.rankings), as sections
     figures    the matplotlib figures (Agg canvas)
     html       the Jinja2 template (templates/report.html.j2) rendered with embedded figures
     markdown   the Markdown summary
     text       the report as plain text, for a terminal
     tables     the tables as CSV or JSON files
 """
+import os
 from pathlib import Path
 
 FORMATS = ("html", "md", "png", "svg", "csv", "json")
@@ -41,12 +42,28 @@ def write_report(directories, out=None, formats=DEFAULT_FORMATS, title=None, war
     are paragraphs set under the title. Returns the paths written. A missing or damaged store
     raises fisim.errors.StoreError; a store whose sweep has not finished gives a report with a
     warning, also passed to `warn(text)`."""
-    directories = [directories] if isinstance(directories, (str, Path)) else list(directories)
+    if isinstance(directories, (str, os.PathLike)):
+        directories = [directories]
+    elif not isinstance(directories, (list, tuple)) or not directories:
+        from fisim.errors import StoreError
+        raise StoreError(f"a results directory is a path (a str or os.PathLike), not {directories!r}")
     report = build(directories, title, agreements, baseline, disjoint, notes)
     for text in report.warnings:
         if warn:
             warn(text)
     return write(report, out if out is not None else Path(directories[0]) / "report", formats)
+
+
+LADDER_FORMATS = ("html", "md", "png", "csv")       # a ladder's report, DIR/report
+
+
+def write_ladder(directory, order=()):
+    """Write the report of a ladder's directory into DIR/report (LADDER_FORMATS), its policies in
+    `order` (as asked, whatever order the store grew in); the Report, for the terminal."""
+    from fisim.reporting import ladder
+    report = ladder.build(directory, order)
+    write(report, Path(directory) / "report", LADDER_FORMATS)
+    return report
 
 
 def build(directories, title=None, agreements=(), baseline=None, disjoint=False, notes=()):

@@ -1,11 +1,11 @@
-"""Do two policies rank the cells of a sweep alike (fisim.agreement)? As a report section: the
+"""Do two policies rank the cells of a sweep alike (fisim.rankings)? As a report section: the
 correlation of their rankings per group, on the same deals and on disjoint ones, beside a
 baseline policy's; the pairs whose order flips; the largest changes of rank. `fisim compare
 --agreement` prints it, `fisim report --agreement` sets it in a report."""
 import pandas as pd
 
-from fisim.agreement import rank_agreement
 from fisim.formatting import correlation, count, count_range, percent, points, points_interval
+from fisim.rankings import rank_agreement
 from fisim.reporting.document import Column, Section, Table, slug
 
 NOUNS = {"team": "teams", "layout": "islands", "rules": "rule readings", "level": "levels", "players": "player counts"}
@@ -38,7 +38,7 @@ def _interval(value, low, high, signed=False):
 
 
 def section(results):
-    """The section of one pair's Agreements (fisim.agreement): the first's flips and changes of
+    """The section of one pair's Agreements (fisim.rankings): the first's flips and changes of
     rank, every one's correlations (the same deals, disjoint ones)."""
     first = results[0]
     a, b = first.policies

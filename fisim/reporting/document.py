@@ -70,7 +70,8 @@ class Table:
     @cached_property
     def people(self):
         """The table as people read it (People): every column's heading (a Spread's one per
-        value) and whether it holds names (left-aligned) rather than numbers, the rows as texts,
+        value) and whether it holds names (left-aligned) rather than numbers, the rows as texts (a
+        setting read as it is, a player count too),
         and their marks."""
         columns = []
         for column in self.columns:
@@ -87,7 +88,7 @@ class Table:
                 columns.append((column.heading(value), False, cell))
         read = self._read()
         return People([c[0] for c in columns], [c[1] for c in columns],
-                      [[text(row) for _, _, text in columns] for _, row in read.iterrows()],
+                      [[str(text(row)) for _, _, text in columns] for _, row in read.iterrows()],
                       list(read[self.mark]) if self.mark else [])
 
 

@@ -398,7 +398,7 @@ def parameter_effects(effects, levels, subtitle):
 
 @_drawn
 def skill_ladder(ladder, policies, subtitle):
-    """fisim.ladder: win rate against the policies in ladder order, one line per level (player
+    """fisim.skill: win rate against the policies in ladder order, one line per level (player
     counts pooled), 95% interval bars; the clairvoyant reference apart, with its note."""
     from policies import CLAIRVOYANT_NOTE, sees_decks
     fig = _figure(8, 4.6, "Win rate against skill, by difficulty level (95% intervals)", subtitle)
@@ -432,7 +432,7 @@ def skill_ladder(ladder, policies, subtitle):
 
 @_drawn
 def deal_difficulty(distributions, levels, subtitle):
-    """fisim.ladder: how many deals have each win probability ({(level, players): per-deal win
+    """fisim.skill: how many deals have each win probability ({(level, players): per-deal win
     rates}), one panel per level, one outline per player count."""
     fig = _figure(2.2 + 2.6 * len(levels), 4, "Per-deal win probability, by level", subtitle)
     axes = fig.subplots(1, len(levels), squeeze=False, sharey=True)[0]

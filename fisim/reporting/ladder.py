@@ -1,11 +1,11 @@
 """The ladder's report (`fisim ladder`, or `fisim report` of a ladder's directory): the skill
 ladder, the clairvoyant reference against the best legal policy, and per-deal difficulty, each a
-section whose tables are fisim.ladder's, from its stores alone."""
+section whose tables are fisim.skill's, from its stores alone."""
 from pathlib import Path
 
 import numpy as np
 
-from fisim import ladder as skill
+from fisim import skill
 from fisim.formatting import bracket, correlation, count, percent, plural, points, rate_bracket
 from fisim.reporting import figures
 from fisim.reporting.document import Column, Report, Section, Spread, Table
@@ -24,7 +24,7 @@ def is_ladder(directory):
 
 
 def build(directory, order=(), title=None):
-    """The report of the ladder in `directory`, its policies in `order` (as fisim.ladder.read_ladder)."""
+    """The report of the ladder in `directory`, its policies in `order` (as fisim.skill.read_ladder)."""
     tables = skill.read_ladder(directory, order)
     ladder, policies = tables["ladder"], tables["policies"]
     counts = [p for p in dict.fromkeys(ladder["players"]) if p != POOLED]

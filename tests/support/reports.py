@@ -31,7 +31,7 @@ def fake_store(path, cells, games, chunk, seed=0):
         p = 0.6 - 0.12 * list(LEVELS).index(cell.level) - 0.05 * (cell.players - 2)
         p *= {"standard": 1.0, "skull-island": 0.7}.get(cell.layout, 1.1)
         p *= 1.1 if cell.rules else 1.0
-        p *= 0.8 if cell.policy == "passive" else 1.0
+        p *= 0.8 if cell.policy.given == "passive" else 1.0
         if cell.team:
             p *= 0.85 + 0.04 * sum(ROLE_NAMES.index(r) for r in cell.team) / cell.players
         rng = np.random.default_rng(int(cell.key, 16) % 2**32)

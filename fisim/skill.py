@@ -32,6 +32,7 @@ is computed from them alone.
 """
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
@@ -41,7 +42,7 @@ import pandas as pd
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference, pairing
 from fisim.defaults import FULL_LADDER
-from fisim.errors import StoreError
+from fisim.errors import ConfigError, StoreError
 from fisim.formatting import duration
 from fisim.grid import parse_levels, parse_players
 from fisim.results.chunks import counted_whole
@@ -61,6 +62,56 @@ COMPILE_SECONDS = 60        # a policy's (or the engine's) first compile on an i
 FULL_SIZE = (f"--levels {FULL_LADDER['levels']} --players {FULL_LADDER['players']} --games {FULL_LADDER['games']} "
              f"--policies {','.join(LADDER)} --clairvoyant {FULL_LADDER['clairvoyant']} --deals {FULL_LADDER['deals']} "
              f"--repeats {FULL_LADDER['repeats']} --replayer {FULL_LADDER['replayer']}")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a ladder plays, checked: its levels and player counts, the ladder's policies and the
+    replayers (as cells name them), the games per setting and the replays."""
+    levels: list
+    players: list
+    names: list
+    replaying: list
+    games: int
+    deals: int
+    repeats: int
+
+    @property
+    def ladder_cells(self):
+        return ladder_cells(self.levels, self.players, self.names)
+
+    @property
+    def deal_cells(self):
+        return [c for name in self.replaying for c in deal_cells(self.levels, self.players, name, self.repeats)]
+
+
+def setup(levels, players, games, policies, clairvoyant=None, deals=0, repeats=2, replayer=None, seed=0, option=""):
+    """The ladder `fisim ladder` (and fisim.ladder) plays, every option checked, a ConfigError in one
+    line otherwise (`option` "--": named as the command line's options): `levels`, `players`,
+    `policies` as a sweep's axes take them; `clairvoyant` the reference's budget (None: its own; 0:
+    none); `replayer` None for no replays, else it replays the first `deals` deals `repeats` times,
+    refused when its random stream never changes its play."""
+    from fisim import grid
+    if replayer is not None and deals > games:
+        raise ConfigError(f"{option}deals {deals} needs {option}games of at least {deals}: every ladder policy "
+                          "plays each replayed deal (or replay no deals)")
+    legal = grid.parse_policies(policies)
+    seers = [p for p in legal if sees_decks(p)]
+    if seers:
+        raise ConfigError(f"{option}policies lists {seers[0].NAME}, which is not a legal player; the clairvoyant "
+                          f"reference is {option}clairvoyant N")
+    if clairvoyant != 0:
+        legal += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
+    levels, players = grid.parse_levels(levels), grid.parse_players(players)
+    replayers = grid.parse_policies(replayer) if replayer is not None else []
+    easiest = min(levels, key=level_position)
+    alike = next((p for p in replayers if not replays_differ(p, easiest, players[len(players) // 2], seed)), None)
+    if alike:
+        raise ConfigError(f"{option}replayer {alike.given} plays every replay of a deal alike ({REPLAY_PROBES} deals, "
+                          "each played twice, were the same game): its random stream never changes its play, so the "
+                          "replays would measure nothing; choose a stochastic policy, such as search:8, passive or "
+                          "random")
+    return Setup(levels, players, [p.given for p in legal], [p.given for p in replayers], games, deals, repeats)
 
 
 def ladder_cells(levels, players, policies):
