@@ -4,7 +4,7 @@ import os
 import click
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, check_threads, quiet_option
+from fisim.cli.options import POLICY_HELP, check_threads, on_interrupt, quiet_option
 from fisim.cli.sweep import run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
@@ -89,9 +89,10 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
     from fisim.reporting import ladder as sections
     from fisim.reporting import write
     from fisim.reporting.text import render
-    report = sections.build(out, names)         # in the order asked, whatever order the store grew in
     folder = os.path.join(out, "report")
-    write(report, folder, REPORT_FORMATS)
+    with on_interrupt(f"every game is kept in {out}: run the same command to write the report"):
+        report = sections.build(out, names)         # in the order asked, whatever order the store grew in
+        write(report, folder, REPORT_FORMATS)
     click.echo(render(report))
     click.echo(f"results: {out}; report: {folder} ({', '.join(REPORT_FORMATS)})")
 

@@ -1,6 +1,9 @@
 """What the commands share: the options that fix one setting, --quiet, the checks of threads and
-formats, and a results table printed as data."""
+formats, a results table printed as data, the progress bar and what Ctrl-C says."""
+import contextlib
 import logging
+import os
+import sys
 
 import click
 
@@ -90,3 +93,32 @@ def table_text(frame, fmt):
     if fmt == "csv":
         return as_data(frame).to_csv(index=False).rstrip("\n")
     return to_json(frame)
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C, with what the command keeps and how to go on (fisim.cli.main prints it)."""
+
+    NOTHING_KEPT = "nothing was written: run the same command again"
+
+
+@contextlib.contextmanager
+def on_interrupt(says):
+    """Ctrl-C inside ends the command saying `says` (a text, or a function of the KeyboardInterrupt
+    that gives it), unless a stage within has said what it keeps."""
+    try:
+        yield
+    except Stopped:
+        raise
+    except KeyboardInterrupt as exc:
+        raise Stopped(says(exc) if callable(says) else says) from None
+
+
+def progress_bar(show, **options):
+    """A tqdm progress bar on stderr when `show`. A terminal that gives no width (0 columns: a
+    console or pseudo-terminal nobody sized) gets 80 columns: tqdm would draw nothing there."""
+    from tqdm import tqdm
+    try:
+        width = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        width = None
+    return tqdm(disable=not show, file=sys.stderr, ncols=80 if width == 0 else None, **options)

@@ -3,6 +3,7 @@ import os
 
 import click
 
+from fisim.cli.options import on_interrupt
 from fisim.errors import ConfigError
 
 
@@ -47,4 +48,6 @@ def report(directories, out, formats, title, agreements, baseline, disjoint, not
     option = lambda argument: f"--{argument}"  # noqa: E731  (errors name the command line's options)
     pairs = [policy_pair(text, option) for text in agreements]
     baseline = baseline_policy(baseline, [p for pair in pairs for p in pair], option) if baseline else None
-    make_report(directories, out, formats, title, pairs, baseline, disjoint, notes)
+    with on_interrupt(f"the results in {', '.join(directories)} are untouched; each report file is whole, old or "
+                      "new: run the same command to write them all"):
+        make_report(directories, out, formats, title, pairs, baseline, disjoint, notes)
