@@ -16,11 +16,9 @@ from fisim.rules.variant import MAX_SKULL
 from policies import help_text
 
 POLICY_HELP = help_text()
-RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
-              + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
-              + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
-              "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
-              "docs/model.md), combinable with switches; a file's numbers win over solo's.")
+RULES_HELP = ("official (the rules as printed), a rule switch for another reading of them "
+              f"({', '.join(SWITCHES)}) or a variant file FILE.toml setting the rule numbers, combinable with "
+              'switches; docs/cli.md, "Levels and rule switches" and "Variant files", says what each reads.')
 TABLE_FORMATS = ("text", "csv", "json")
 
 
@@ -114,11 +112,13 @@ def on_interrupt(says):
 
 
 def progress_bar(show, **options):
-    """A tqdm progress bar on stderr when `show`. A terminal that gives no width (0 columns: a
-    console or pseudo-terminal nobody sized) gets 80 columns: tqdm would draw nothing there."""
+    """A tqdm progress bar on stderr when `show`. A terminal that gives no size (0 columns and 0
+    lines: a console or pseudo-terminal nobody sized) gets 80 columns and 24 lines: tqdm would draw
+    nothing there."""
     from tqdm import tqdm
     try:
-        width = os.get_terminal_size(sys.stderr.fileno()).columns
-    except (OSError, ValueError):
-        width = None
-    return tqdm(disable=not show, file=sys.stderr, ncols=80 if width == 0 else None, **options)
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError):       # not a terminal
+        size = None
+    return tqdm(disable=not show, file=sys.stderr, ncols=80 if size and not size.columns else None,
+                nrows=24 if size and not size.lines else None, **options)

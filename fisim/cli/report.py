@@ -5,6 +5,9 @@ import click
 
 from fisim.cli.options import on_interrupt
 from fisim.errors import ConfigError
+from fisim.reporting import DEFAULT_FORMATS
+
+REPORT_FORMATS = ",".join(DEFAULT_FORMATS)
 
 
 def make_report(directories, out, formats, title, agreements=(), baseline=None, disjoint=False, notes=()):
@@ -24,7 +27,7 @@ def make_report(directories, out, formats, title, agreements=(), baseline=None, 
 @click.command()
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False), metavar="DIRECTORY...")
 @click.option("--out", default=None, metavar="PATH", help="Report directory [default: the first DIRECTORY/report].")
-@click.option("--format", "formats", default="html,md,png", show_default=True, metavar="LIST",
+@click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
               help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures), "
                    "csv (one file per table), json (every table in one file).")
 @click.option("--title", default=None, help="The report's title.")

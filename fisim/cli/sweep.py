@@ -3,10 +3,11 @@ import logging
 import sys
 
 import click
+from click.core import ParameterSource
 
 from fisim import defaults
 from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, progress_bar, quiet_option
-from fisim.cli.report import make_report
+from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.errors import ConfigError
 from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
 
@@ -47,14 +48,21 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
 @quiet_option("progress bar")
+@click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
+              help="What the report at the end writes, as `fisim report --format` takes it: html, md, png, svg, "
+                   "csv (one file per table), json (every table in one file).")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
-          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
+          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, formats, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
     if scheduler and dask_local:
         raise ConfigError("give --scheduler or --dask-local, not both")
+    if no_report and click.get_current_context().get_parameter_source("formats") != ParameterSource.DEFAULT:
+        raise ConfigError("give --format or --no-report, not both")
+    from fisim.reporting import parse_formats
+    parse_formats(formats)      # a bad format is refused before any game is played
     cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text, rules_text, sets)
     from fisim.results.chunks import sweep_target  # (it loads pandas: after the quick checks)
     target = sweep_target(games, ci, max_games, chunk_games, option="--")
@@ -68,7 +76,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     if not no_report:
         with on_interrupt(f"the store {out} is complete: run the same command (or fisim report {out}) to write "
                           "its report"):
-            make_report(out, None, "html,md,png", None)
+            make_report(out, None, formats, None)
 
 
 def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
