@@ -355,8 +355,8 @@ def format_tuning(tuning, setting):
     others = " and ".join(value_label(t.param, v) for v in neighbours(t.values, t.answer))
     if t.out_of_reach:
         side = "above" if answer["rate"] > t.target else "below"
-        verdict = (f"the target is out of reach: every value's win rate is {side} {percent(t.target, None)} at 95% "
-                   "confidence (the rate lies between the ends'); the closest value")
+        verdict = (f"the closest value; the target is out of reach: every value's win rate is {side} "
+                   f"{percent(t.target, None)} at 95% confidence (the rate lies between the ends')")
     elif t.settled:
         verdict = (f"settled after {t.rounds} of at most {t.max_rounds} rounds: closer to the target than "
                    f"{others} at 95% confidence" if others else "settled: the only value")
