@@ -225,17 +225,22 @@ def test_the_rules_help_is_a_short_list_and_a_pointer():
 
 def test_a_terminal_that_gives_no_width_still_shows_the_progress_bar():
     """Issue 47, 7: a terminal of 0 columns and 0 lines (one nobody sized) made tqdm draw nothing
-    for minutes; the bar of every command (fisim.cli.options.progress_bar) falls back to 80 columns."""
+    for minutes; every bar of fisim's (the commands' fisim.cli.options.progress_bar, the Python
+    API's) takes 80 columns there (fisim.progress.sized)."""
     main, side = pty.openpty()
     fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
-    code = ("import sys, time; from fisim.cli.options import progress_bar\n"
+    code = ("import sys, time; from fisim.cli.options import progress_bar; from fisim import progress\n"
             "with progress_bar(True, total=100, unit='game', desc='0/2 cells', mininterval=0) as bar:\n"
-            "    bar.update(40); time.sleep(0.2)\n")
+            "    bar.update(40); time.sleep(0.2)\n"
+            "progress.DELAY = 0\n"
+            "with progress.games(True, 100) as (update, describe):\n"
+            "    describe('round 1'); update(30); time.sleep(0.2)\n")
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     done = subprocess.run([sys.executable, "-c", code], stdin=side, stdout=side, stderr=side, env=env, timeout=60)
     os.close(side)
     text = shown_on(main)
     assert done.returncode == 0 and "0/2 cells:  40%|" in text and " 40/100 " in text, text
+    assert "round 1:  30%|" in text and " 30.0/100 " in text, text
     width = max(len(line) for line in re.split(r"[\r\n]", re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)))
     assert 60 <= width <= 80, text
 

@@ -2,7 +2,6 @@
 formats, a results table printed as data, the progress bar and what Ctrl-C says."""
 import contextlib
 import logging
-import os
 import sys
 
 import click
@@ -112,13 +111,8 @@ def on_interrupt(says):
 
 
 def progress_bar(show, **options):
-    """A tqdm progress bar on stderr when `show`. A terminal that gives no size (0 columns and 0
-    lines: a console or pseudo-terminal nobody sized) gets 80 columns and 24 lines: tqdm would draw
-    nothing there."""
+    """A tqdm progress bar on stderr when `show`, sized as every bar of fisim's (fisim.progress.sized)."""
     from tqdm import tqdm
-    try:
-        size = os.get_terminal_size(sys.stderr.fileno())
-    except (OSError, ValueError):       # not a terminal
-        size = None
-    return tqdm(disable=not show, file=sys.stderr, ncols=80 if size and not size.columns else None,
-                nrows=24 if size and not size.lines else None, **options)
+
+    from fisim.progress import sized
+    return tqdm(disable=not show, file=sys.stderr, **sized(sys.stderr), **options)
