@@ -15,9 +15,8 @@ from fisim.rules.variant import MAX_SKULL
 from policies import help_text
 
 POLICY_HELP = help_text()
-RULES_HELP = ("official (the rules as printed), a rule switch for another reading of them "
-              f"({', '.join(SWITCHES)}) or a variant file FILE.toml setting the rule numbers, combinable with "
-              'switches; docs/cli.md, "Levels and rule switches" and "Variant files", says what each reads.')
+RULES_HELP = (f"official (as printed), a switch that reads a rule another way ({', '.join(SWITCHES)}) or a "
+              "variant file FILE.toml of rule numbers; docs/cli.md says what each switch reads.")
 TABLE_FORMATS = ("text", "csv", "json")
 
 
