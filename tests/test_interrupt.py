@@ -125,8 +125,8 @@ def test_each_stage_says_what_ctrl_c_keeps(tmp_path, capsys, monkeypatch):
     """What each command keeps when it is stopped while writing or playing (the stage stopped
     stands in for the Ctrl-C)."""
     from fisim import comparison, reporting, sweeping, tuning
-    from fisim import ladder as skill
     from fisim.cli import ladder
+    from fisim.reporting import ladder as ladder_report
     store = tmp_path / "store"
     _stopped(monkeypatch, reporting, "write_report")
     said = {"report": cli(capsys, "report", store),
@@ -138,19 +138,20 @@ def test_each_stage_says_what_ctrl_c_keeps(tmp_path, capsys, monkeypatch):
     _stopped(monkeypatch, comparison, "compare")
     said["compare"] = cli(capsys, "compare", store)
     monkeypatch.setattr(ladder, "run_cells", lambda *a, **k: None)
-    _stopped(monkeypatch, skill, "read_ladder")
-    said["ladder's tables"] = cli(capsys, "ladder", "--levels", "normal", "--players", "2", "--quiet", "--out", store)
+    _stopped(monkeypatch, ladder_report, "build")
+    said["ladder's report"] = cli(capsys, "ladder", "--levels", "normal", "--players", "2", "--policies", "random",
+                                  "--no-deals", "--quiet", "--out", store)
     _stopped(monkeypatch, sweeping, "run_sweep")
     said["sweep's start"] = cli(capsys, "sweep", "--policies", "random", "--out", store, "--no-report")
     assert {what: (code, err.splitlines()[-1]) for what, (code, _, err) in said.items()} == {
-        "report": (130, f"fisim: interrupted; the store {store} is untouched; each report file is whole, old or "
-                        "new: run the same command to write them all"),
+        "report": (130, f"fisim: interrupted; the results in {store} are untouched; each report file is whole, "
+                        "old or new: run the same command to write them all"),
         "sweep's report": (130, f"fisim: interrupted; the store {store} is complete: run the same command (or "
                                 f"fisim report {store}) to write its report"),
         "tune": (130, f"fisim: interrupted; the finished chunks are kept in {store}: run the same command to resume"),
         "compare": (130, "fisim: interrupted; nothing was written: run the same command again"),
-        "ladder's tables": (130, f"fisim: interrupted; every game is kept in {store}: run the same command to write "
-                                 "the tables"),
+        "ladder's report": (130, f"fisim: interrupted; every game is kept in {store}: run the same command to write "
+                                 "the report"),
         "sweep's start": (130, f"fisim: interrupted; no game was played; the store {store} is as it was: run the "
                                "same command to go on"),
     }
