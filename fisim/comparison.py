@@ -16,7 +16,7 @@ import pandas as pd
 from fisim.errors import ConfigError, StoreError
 from fisim.formatting import correlation, interval, percent, points, points_interval, rate_of
 from fisim.rules.constants import ROLE_NAMES
-from fisim.stats import Z95, wilson
+from fisim.stats import Z95, paired_difference_of_counts, wilson
 from fisim.store import read_store
 from fisim.tables import cell_table, ordered_levels, win_bits
 from policies import seer_notes
@@ -28,15 +28,7 @@ BY = (*AXES, "role")
 def paired_difference(a, b, z=Z95):
     """(mean of a - b, 95% CI low, high) for two boolean arrays of the same games (z: another
     interval's standard deviations)."""
-    n = len(a)
-    if n == 0:
-        return np.nan, np.nan, np.nan
-    a_only = int(np.count_nonzero(a & ~b))
-    b_only = int(np.count_nonzero(b & ~a))
-    diff = (a_only - b_only) / n
-    var = max((a_only + b_only) / n - diff * diff, 0.0)
-    half = z * np.sqrt(var / n)
-    return diff, diff - half, diff + half
+    return paired_difference_of_counts(int(np.count_nonzero(a & ~b)), int(np.count_nonzero(b & ~a)), len(a), z)
 
 
 def pairing(a, b):

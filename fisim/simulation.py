@@ -4,6 +4,8 @@ Games are played in chunks (fisim.cell.play_chunks), so a caller that only wants
 numbers (fisim.results.tally) or writes the rows out chunk by chunk (fisim.results.games.write_games)
 holds one chunk at a time: memory does not grow with the number of games.
 """
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
@@ -50,6 +52,20 @@ def _check_arguments(games, seed, first_game, threads, layout, repeat):
         whole("threads", threads, 1, max_threads())
     if not isinstance(layout, str):
         raise ConfigError(f"layout must be a built-in island's name or a layout file path, not {layout!r}")
+
+
+def printed_rules(cell):
+    """The cell of the same setting under the printed rules (no switch, no variant file), to play
+    the same deals under both; None when the cell already plays them, or when they cannot play its
+    setting (one player, a meter position past the printed skull)."""
+    if not (cell.rules or cell.variant):
+        return None
+    printed = replace(cell, rules=(), variant=None)
+    try:
+        printed.config
+    except ConfigError:
+        return None
+    return printed
 
 
 def frames(cell, seed, chunks):

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from fisim.cli.options import TABLE_FORMATS, check_format, table_text
+from fisim.cli.options import TABLE_FORMATS, check_format, progress_bar, table_text
 
 
 @click.command()
@@ -50,11 +50,8 @@ def compare(directory, by, fmt, agreement, baseline, disjoint):
 def _reading_bar():
     """progress(n, total) of a store's chunk files read, as a bar on stderr when it is a terminal and
     the reading lasts more than a couple of seconds (a large store)."""
-    from tqdm import tqdm
-
     from fisim.progress import DELAY
-    with tqdm(unit=" chunk files", desc="reading the store", delay=DELAY, file=sys.stderr,
-              disable=not sys.stderr.isatty()) as bar:
+    with progress_bar(sys.stderr.isatty(), unit=" chunk files", desc="reading the store", delay=DELAY) as bar:
         def progress(n, total):
             bar.total = total
             bar.update(n)

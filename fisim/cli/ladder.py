@@ -4,7 +4,7 @@ import os
 import click
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, check_threads, quiet_option
+from fisim.cli.options import POLICY_HELP, check_threads, on_interrupt, quiet_option
 from fisim.cli.sweep import run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
@@ -65,7 +65,9 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
                   threads=threads, quiet=quiet)
     from fisim.reporting import LADDER_FORMATS, write_ladder
     from fisim.reporting.text import render
-    click.echo(render(write_ladder(out, names)))
+    with on_interrupt(f"every game is kept in {out}: run the same command to write the report"):
+        report = write_ladder(out, names)       # in the order asked, whatever order the store grew in
+    click.echo(render(report))
     click.echo(f"results: {out}; report: {os.path.join(out, 'report')} ({', '.join(LADDER_FORMATS)})")
 
 

@@ -3,7 +3,11 @@ import os
 
 import click
 
+from fisim.cli.options import on_interrupt
 from fisim.errors import ConfigError
+from fisim.reporting import DEFAULT_FORMATS
+
+REPORT_FORMATS = ",".join(DEFAULT_FORMATS)
 
 
 def make_report(directories, out, formats, title, agreements=(), baseline=None, disjoint=False, notes=()):
@@ -23,7 +27,7 @@ def make_report(directories, out, formats, title, agreements=(), baseline=None, 
 @click.command()
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False), metavar="DIRECTORY...")
 @click.option("--out", default=None, metavar="PATH", help="Report directory [default: the first DIRECTORY/report].")
-@click.option("--format", "formats", default="html,md,png", show_default=True, metavar="LIST",
+@click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
               help="What to write, comma-separated: html (one self-contained file), md, png, svg (figures), "
                    "csv (one file per table), json (every table in one file).")
 @click.option("--title", default=None, help="The report's title.")
@@ -47,4 +51,6 @@ def report(directories, out, formats, title, agreements, baseline, disjoint, not
     option = lambda argument: f"--{argument}"  # noqa: E731  (errors name the command line's options)
     pairs = [policy_pair(text, option) for text in agreements]
     baseline = baseline_policy(baseline, [p for pair in pairs for p in pair], option) if baseline else None
-    make_report(directories, out, formats, title, pairs, baseline, disjoint, notes)
+    with on_interrupt(f"the results in {', '.join(directories)} are untouched; each report file is whole, old or "
+                      "new: run the same command to write them all"):
+        make_report(directories, out, formats, title, pairs, baseline, disjoint, notes)
