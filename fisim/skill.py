@@ -58,10 +58,6 @@ LADDER_STORE, DEALS_STORE = "ladder", "deals"
 PILOT_SECONDS = 0.5         # how long each policy plays (nothing stored) to measure its speed for the plan
 REPLAY_PROBES = 256         # deals at most that a replayer plays twice to show that its replays differ
 COMPILE_SECONDS = 60        # a policy's (or the engine's) first compile on an idle core, roughly: the estimate's unit
-# the README's ladder, as a command line
-FULL_SIZE = (f"--levels {FULL_LADDER['levels']} --players {FULL_LADDER['players']} --games {FULL_LADDER['games']} "
-             f"--policies {','.join(LADDER)} --clairvoyant {FULL_LADDER['clairvoyant']} --deals {FULL_LADDER['deals']} "
-             f"--repeats {FULL_LADDER['repeats']} --replayer {FULL_LADDER['replayer']}")
 
 
 @dataclass(frozen=True)
@@ -408,7 +404,7 @@ def format_plan(rows, speeds, threads, settings, stored=None):
                 FULL_LADDER["deals"], FULL_LADDER["repeats"])
     if all(policy in speeds for _, policy, _ in full):
         took = duration(sum(games / speeds[policy] / threads for _, policy, games in full))
-        lines.append(f"the full-size ladder (the README's, {took} here): fisim ladder {FULL_SIZE}")
+        lines.append(f"the full-size ladder ({took} here): fisim ladder --full-size")
     else:
-        lines.append(f"the full-size ladder (the README's, hours of search): fisim ladder {FULL_SIZE}")
+        lines.append("the full-size ladder (hours of search): fisim ladder --full-size")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from support.commands import run
+from support.commands import in_process, run
 from support.reports import documented_tables
 
 from fisim import grid
@@ -276,7 +276,7 @@ def test_the_ladder_prints_its_plan_before_playing(tmp_path):
         line = next(line for line in plan if line.strip().startswith(policy + " "))
         assert re.search(rf"\b{games} games +[0-9,.]+/s   (under a second|about \d)", line), line
     assert any(line.startswith("  total: ") for line in plan)
-    assert f"fisim ladder {ladder.FULL_SIZE}" in r.stderr
+    assert "fisim ladder --full-size" in r.stderr
 
 
 # speeds of one core as the README and docs/strength.md quote them (games per second): a check of the defaults' size
@@ -296,6 +296,19 @@ def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
     seconds = sum(games / QUOTED_SPEEDS[policy] / 2 for _, policy, games in rows)
     assert 60 < seconds < 20 * 60
     text = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "the defaults")
-    assert "hours here): fisim ladder --levels novice..legendary --players 2..4 --games 2000" in text
+    assert "hours here): fisim ladder --full-size" in text
     full = float(re.search(r"about ([0-9.]+) hours here", text).group(1))
     assert full > 3
+
+
+def test_the_full_size_ladder_is_one_option_of_the_sizes_in_fisim_defaults(capsys):
+    """issue 44 item 4: the full-size ladder is written once (fisim.defaults.FULL_LADDER): the
+    README and docs give `fisim ladder --full-size`, its help spells the sizes, and it is refused
+    beside a size of its own."""
+    from fisim.defaults import FULL_LADDER
+    help_text = " ".join(run("ladder", "--help").stdout.split())
+    assert all(f"--{k} {v}" in help_text for k, v in FULL_LADDER.items())
+    for doc in ("README.md", "docs/cli.md"):
+        assert "fisim ladder --full-size" in (Path(__file__).parent.parent / doc).read_text()
+    status, _, err = in_process(capsys, "ladder", "--full-size", "--games", "10")
+    assert status == 2 and "--full-size sets the ladder's sizes; give it without --games" in err

@@ -19,8 +19,7 @@ from policies import CLAIRVOYANT_NOTE, LADDER
 @click.option("--games", default=defaults.LADDER_GAMES, show_default=True,
               type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Games per level and player count for every policy: deals 0.. of the seed, the same for all "
-                   f"(the defaults play in minutes; the README's full-size ladder, --games {FULL_LADDER['games']} "
-                   f"--deals {FULL_LADDER['deals']} --repeats {FULL_LADDER['repeats']}, in hours).")
+                   "(the defaults play in minutes; --full-size in hours).")
 @click.option("--policies", "policies_text", default=",".join(LADDER), show_default=True,
               help="The ladder's legal policies, weakest first. " + POLICY_HELP)
 @click.option("--clairvoyant", "clairvoyant", default=None, type=click.IntRange(min=1), metavar="N",
@@ -36,6 +35,9 @@ from policies import CLAIRVOYANT_NOTE, LADDER
               help="... with this stochastic policy (one whose random stream changes its play, not expert or greedy: "
                    "refused when deals it replays twice are the same game).")
 @click.option("--no-deals", is_flag=True, help="Play the ladder only, no per-deal replays.")
+@click.option("--full-size", is_flag=True,
+              help="The full-size ladder, hours of search: "
+                   + " ".join(f"--{k} {v}" for k, v in FULL_LADDER.items()) + ", every ladder policy.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED), help="Master seed.")
 @click.option("--out", default=defaults.LADDER_OUT, show_default=True, metavar="DIR",
               help="Results directory: the stores DIR/ladder and DIR/deals (resumable) and the report DIR/report "
@@ -43,11 +45,20 @@ from policies import CLAIRVOYANT_NOTE, LADDER
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @quiet_option("progress bar")
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
-           seed, out, threads, quiet):
+           full_size, seed, out, threads, quiet):
     """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
     skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
     It prints its plan first: the games per policy and the time they take at speeds measured here."""
     from fisim import skill
+    if full_size:
+        sizes = ("levels", "players_text", "games", "policies_text", "clairvoyant", "no_clairvoyant", "deals",
+                 "repeats", "replayer", "no_deals")
+        given = [name for name in sizes if click.get_current_context().get_parameter_source(name)
+                 != click.core.ParameterSource.DEFAULT]
+        if given:
+            raise ConfigError(f"--full-size sets the ladder's sizes; give it without --{given[0].split('_text')[0]}")
+        levels, players_text, games, clairvoyant, deals, repeats, replayer = (
+            FULL_LADDER[k] for k in ("levels", "players", "games", "clairvoyant", "deals", "repeats", "replayer"))
     if clairvoyant is not None and no_clairvoyant:
         raise ConfigError("give --clairvoyant N or --no-clairvoyant, not both")
     check_threads(threads)
