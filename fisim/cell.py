@@ -1,12 +1,14 @@
 """One setting of the game, and the one way fisim plays its games.
 
 A Cell is a setting: an island (a built-in name or a layout file), a level, a player count, a
-team (None: a random team each game), a policy (a name or a policy file), rule switches, a variant
+team (None: a random team each game), a policy (resolved once: policies.Policy, made from a name or
+a policy file's path as the cell is made), rule switches, a variant
 (its rule numbers, carried by value: a Dask worker needs no file) and the repeat its games are
 played as (fisim.rules.rng; 0: the games as dealt, unless a ladder replays deals). It is a plain
 value: a sweep's grid is a list of cells (fisim.grid), a store keys a cell's chunks by its `key`
 (fisim.store), and a cell travels to a Dask worker as it is. `play` turns a run of its games into
-result rows (fisim.rules.state R_*), for simulate, the sweep, tune and the ladder alike.
+result rows (fisim.rules.state R_*), for simulate, the sweep, tune and the ladder alike; `trace`
+traces the team's win chance over a few of them, for the sweep.
 """
 import hashlib
 import json
@@ -19,7 +21,7 @@ from fisim import defaults
 from fisim.errors import EngineError
 from fisim.rules.config import GameConfig, make_config, rules_label
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
-from policies import full_name, labelled, load_policy
+from policies import Policy, labelled, resolve
 
 CHUNK = 1 << 18         # the games play_chunks plays at a time
 
@@ -30,10 +32,13 @@ class Cell:
     level: str
     players: int
     team: tuple          # roles in seat order, or None for a random team each game
-    policy: str
+    policy: Policy       # given as a name or a policy file's path: resolved as the cell is made
     rules: tuple         # sorted rule switches; () for the official rules
     variant: object = None   # a fisim.rules.variant.Variant, or None for the official rule numbers
     repeat: int = 0      # the policy stream's repeat index (0: the games as dealt)
+
+    def __post_init__(self):
+        object.__setattr__(self, "policy", resolve(self.policy))
 
     @classmethod
     def of(cls, level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
@@ -43,8 +48,7 @@ class Cell:
         a ConfigError (a LayoutError, a PolicyError) naming the first thing fisim cannot play."""
         config = make_config(level, players, team, rules)
         load_layout(layout)
-        load_policy(policy)
-        return cls.of_config(config, layout, policy, repeat)
+        return cls.of_config(config, layout, resolve(policy), repeat)
 
     @classmethod
     def of_config(cls, config, layout, policy, repeat=0):
@@ -77,7 +81,7 @@ class Cell:
     @property
     def policy_label(self):
         """The policy as every result names it, NAME@VERSION (a clairvoyant one with its note)."""
-        return labelled(full_name(load_policy(self.policy)))
+        return labelled(self.policy.label)
 
     @property
     def variant_record(self):
@@ -90,6 +94,7 @@ class Cell:
         """A short stable id of the cell, used in chunk file names. Repeat 0 is left out, so a
         cell keeps the key it had before repeats existed."""
         settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("variant", "repeat")}
+        settings["policy"] = self.policy.given
         if self.repeat:
             settings["repeat"] = self.repeat
         text = json.dumps({**settings, **self.variant_record}, sort_keys=True)
@@ -101,11 +106,20 @@ def play(cell, seed, first_game, games, threads=None, progress=None):
     on `threads` threads; progress(k) as each block of k games finishes. EngineError naming the
     first game its policy broke."""
     from fisim import engine  # numba's: loaded when games are played, not when cells are parsed
-    policy = load_policy(cell.policy)
-    rows = engine.play_batch(cell.island, cell.config, policy, seed, first_game, games, threads, progress,
+    rows = engine.play_batch(cell.island, cell.config, cell.policy, seed, first_game, games, threads, progress,
                              cell.repeat)
-    check_games(rows, policy.NAME, first_game)
+    check_games(rows, cell.policy.NAME, first_game)
     return rows
+
+
+def trace(cell, seed, first_game, games, worlds, threads=None):
+    """The win-chance traces of games first_game .. first_game+games-1 of `cell`, each estimate
+    from `worlds` sampled worlds (fisim.engine.trace_batch); EngineError as `play`."""
+    from fisim import engine
+    traces, rows = engine.trace_batch(cell.island, cell.config, cell.policy, seed, first_game, games, worlds, threads,
+                                      cell.repeat)
+    check_games(rows, cell.policy.NAME, first_game)
+    return traces
 
 
 def play_chunks(cell, seed, first_game, games, threads=None, progress=None, chunk=CHUNK):

@@ -14,27 +14,21 @@ import numpy as np
 import pandas as pd
 
 from fisim.errors import ConfigError, StoreError
+from fisim.formatting import correlation, interval, percent, points, points_interval, rate_of
 from fisim.rules.constants import ROLE_NAMES
-from fisim.stats import Z95, wilson
+from fisim.stats import Z95, paired_difference_of_counts, wilson
 from fisim.store import read_store
-from fisim.tables import cell_table, win_bits
+from fisim.tables import cell_table, ordered_levels, win_bits
 from policies import seer_notes
 
 AXES = ("layout", "level", "players", "team", "policy", "rules")
 BY = (*AXES, "role")
 
 
-def paired_difference(a, b):
-    """(mean of a - b, 95% CI low, high) for two boolean arrays of the same games."""
-    n = len(a)
-    if n == 0:
-        return np.nan, np.nan, np.nan
-    a_only = int(np.count_nonzero(a & ~b))
-    b_only = int(np.count_nonzero(b & ~a))
-    diff = (a_only - b_only) / n
-    var = max((a_only + b_only) / n - diff * diff, 0.0)
-    half = Z95 * np.sqrt(var / n)
-    return diff, diff - half, diff + half
+def paired_difference(a, b, z=Z95):
+    """(mean of a - b, 95% CI low, high) for two boolean arrays of the same games (z: another
+    interval's standard deviations)."""
+    return paired_difference_of_counts(int(np.count_nonzero(a & ~b)), int(np.count_nonzero(b & ~a)), len(a), z)
 
 
 def pairing(a, b):
@@ -52,14 +46,15 @@ def pairing(a, b):
     return float(r), float(1 - np.sqrt(max(var_a + var_b - 2 * cov, 0.0) / (var_a + var_b)))
 
 
-def compare(path, by):
+def compare(path, by, progress=None):
     """Compare the cells of a results directory along `by` (one of BY). For a setting: one row per
     cell that differs from its baseline only in `by` (the first value of `by` in the sweep; for
     teams, the best team of the group, every team ranked): both win rates, their paired difference
-    with its 95% interval, significance and the pairing's correlation. For `role`: see roles()."""
+    with its 95% interval, significance and the pairing's correlation. For `role`: see roles().
+    progress(1, total) as each of the store's chunk files is read."""
     if by not in BY:
         raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
-    manifest, chunks = read_store(path)
+    manifest, chunks = read_store(path, progress)
     cells = cell_table(manifest, chunks)
     if by == "role":
         return roles(cells)
@@ -74,7 +69,7 @@ def compare(path, by):
         base_wins = win_bits(chunks, base["cell"], manifest["target"])
         if by == "team":
             rows.append({**{a: base[a] for a in others}, "rank": 1, by: base[by], "baseline": base[by],
-                         "games": len(base_wins), "rate": base_wins.mean()})
+                         "games": len(base_wins), **_rate(base_wins)})
         for rank, (_, cell) in enumerate(group.iloc[1:].iterrows(), start=2):
             wins = win_bits(chunks, cell["cell"], manifest["target"])
             n = min(len(wins), len(base_wins))
@@ -85,11 +80,18 @@ def compare(path, by):
             diff, low, high = paired_difference(wins[:n], base_wins[:n])
             r, narrowing = pairing(wins[:n], base_wins[:n])
             rows.append({**{a: cell[a] for a in others}, **({"rank": rank} if by == "team" else {}),
-                         by: cell[by], "baseline": base[by], "games": n,
-                         "rate": wins[:n].mean(), "baseline_rate": base_wins[:n].mean(),
-                         "difference": diff, "ci_low": low, "ci_high": high,
-                         "significant": bool(low > 0 or high < 0), "correlation": r, "narrowing": narrowing})
-    return pd.DataFrame(rows)
+                         by: cell[by], "baseline": base[by], "games": n, **_rate(wins[:n]),
+                         **_rate(base_wins[:n], "baseline_"), "difference": diff, "difference_ci_low": low,
+                         "difference_ci_high": high, "significant": bool(low > 0 or high < 0), "correlation": r,
+                         "narrowing": narrowing})
+    return ordered_levels(pd.DataFrame(rows))
+
+
+def _rate(wins, prefix=""):
+    """A win rate's columns as the report's tables name them: wins, rate, ci_low, ci_high (after `prefix`)."""
+    low, high = wilson(int(wins.sum()), len(wins))
+    return {f"{prefix}wins": int(wins.sum()), f"{prefix}rate": wins.mean(), f"{prefix}ci_low": low,
+            f"{prefix}ci_high": high}
 
 
 def roles(cells):
@@ -109,10 +111,10 @@ def roles(cells):
             half = Z95 * np.sqrt(p * (1 - p) / n + q * (1 - q) / n_out)
             mine.append({**{a: cell[a] for a in AXES}, "role": role, "games": n, "rate": p,
                          "ci_low": wilson(w, n)[0], "ci_high": wilson(w, n)[1], "games_without": n_out,
-                         "rate_without": q, "difference": p - q, "difference_low": p - q - half,
-                         "difference_high": p - q + half, "significant": bool(abs(p - q) > half)})
+                         "rate_without": q, "difference": p - q, "difference_ci_low": p - q - half,
+                         "difference_ci_high": p - q + half, "significant": bool(abs(p - q) > half)})
         rows += sorted(mine, key=lambda r: -r["rate"])
-    return pd.DataFrame(rows)
+    return ordered_levels(pd.DataFrame(rows))
 
 
 def format_comparison(frame, by):
@@ -137,15 +139,15 @@ def _format_pairs(frame, by):
         setting = ", ".join(str(r[a]) for a in others)
         if by == "team" and r["rank"] == 1:
             lines.append(f"  [{setting}]")
-            low, high = wilson(round(r["rate"] * r["games"]), r["games"])
-            lines.append(f"   1. {r['team']}: {100 * r['rate']:.2f}% ({100 * low:.2f}-{100 * high:.2f}), "
+            lines.append(f"   1. {r['team']}: {rate_of(round(r['rate'] * r['games']), r['games'], dash='-')}, "
                          f"{r['games']:,} games (best)")
             continue
         mark = "significant" if r["significant"] else "not significant"
-        pairing_text = (f"r = {r['correlation']:.2f}, {100 * r['narrowing']:.0f}% narrower"
+        pairing_text = (f"r = {correlation(r['correlation'])}, {percent(r['narrowing'], 0)} narrower"
                         if np.isfinite(r["correlation"]) else "r undefined: an arm won every game or none")
-        numbers = (f"{100 * r['rate']:.2f}% vs {100 * r['baseline_rate']:.2f}%, difference "
-                   f"{100 * r['difference']:+.2f} points ({100 * r['ci_low']:+.2f} to {100 * r['ci_high']:+.2f}), "
+        numbers = (f"{percent(r['rate'])} vs {percent(r['baseline_rate'])}, difference "
+                   f"{points(r['difference'])} points "
+                   f"({points_interval(r['difference_ci_low'], r['difference_ci_high'])}), "
                    f"{r['games']:,} games, {mark}, {pairing_text}")
         if by == "team":
             lines.append(f"  {r['rank']:>2}. {r['team']}: {numbers}")
@@ -161,9 +163,9 @@ def _format_roles(frame):
         lines.append(f"  [{', '.join(str(v) for v in key)}]")
         for _, r in group.iterrows():
             mark = "significant" if r["significant"] else "not significant"
-            lines.append(f"    {r['role']:<10} {100 * r['rate']:6.2f}% "
-                         f"({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}), "
-                         f"{r['games']:,} games; without: {100 * r['rate_without']:.2f}%; difference "
-                         f"{100 * r['difference']:+.2f} points ({100 * r['difference_low']:+.2f} to "
-                         f"{100 * r['difference_high']:+.2f}), {mark}")
+            lines.append(f"    {r['role']:<10} {percent(r['rate'], width=6)} "
+                         f"({interval(r['ci_low'], r['ci_high'], dash='-')}), "
+                         f"{r['games']:,} games; without: {percent(r['rate_without'])}; difference "
+                         f"{points(r['difference'])} points "
+                         f"({points_interval(r['difference_ci_low'], r['difference_ci_high'])}), {mark}")
     return "\n".join(lines)

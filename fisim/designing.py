@@ -64,7 +64,7 @@ from fisim.grid import parse_players as parse_counts
 from fisim.limits import MAX_SEED, is_whole
 from fisim.rules.config import level_position, make_config, parse_level
 from fisim.rules.variant import PARAMETERS
-from fisim.stats import Z95, mean_interval
+from fisim.stats import Z95, wins_interval
 from fisim.version import VERSION
 
 FIRST_ROUND = 100       # games per cell of the first round, and the screen's chunk size
@@ -388,7 +388,7 @@ class Reading:
         for m in goal.measures:
             t = goal.target(m)
             self.rate[m] = float(values[m].mean())
-            self.low[m], self.high[m] = mean_interval(values[m], z)
+            self.low[m], self.high[m] = wins_interval(values[m], z)
             self.miss[m] = abs(self.rate[m] - t)
             bounds[m] = (max(0.0, self.low[m] - t, t - self.high[m]), max(self.high[m] - t, t - self.low[m]))
         tolerance = goal.tolerance
@@ -686,7 +686,7 @@ class Design:
                     continue
                 r = readings[c]
                 for m in goal.measures:
-                    low, high = mean_interval(r.values[m])
+                    low, high = wins_interval(r.values[m])
                     rows.append({"rank": rank, "candidate": c.index, "phase": phase, "seed": seed, "level": m[0],
                                  "players": str(m[1]) if not goal.pooled else goal.players_label,
                                  "games": r.games, "rate": r.rate[m], "ci_low": low, "ci_high": high,
@@ -733,7 +733,7 @@ class Design:
         targets = ", ".join(f"{level} {100 * rate:g}%" for level, rate in goal.targets)
         options = [*(f"--rules {s}" for s in cell.rules),
                    *([f"--layout {cell.layout}"] if cell.layout != defaults.LAYOUT else []),
-                   *([f"--policy {cell.policy}"] if cell.policy != defaults.POLICY else []),
+                   *([f"--policy {cell.policy.given}"] if cell.policy.given != defaults.POLICY else []),
                    *([f"--team {','.join(cell.team)}"] if cell.team else []),
                    f"--players {cell.players}", f"--level {cell.level}"]
         lines = [f"# fisim design's answer for {targets} (within {100 * goal.tolerance:g} points), "
@@ -784,8 +784,8 @@ def format_design(design, out):
     lines.append(f"  {'level':<22}{'target':>7}   {'search (' + format(searched.games, ',') + ' games)':<25}"
                  f"fresh deals ({fresh.games:,} games, seed {plan.verify_seed})")
     for m in goal.measures:
-        low, high = mean_interval(fresh.values[m])
-        s_low, s_high = mean_interval(searched.values[m])
+        low, high = wins_interval(fresh.values[m])
+        s_low, s_high = wins_interval(searched.values[m])
         lines.append(f"  {goal.label(m):<22}{pct(goal.target(m)):>7}   "
                      f"{pct(searched.rate[m]) + ' (' + pct(s_low) + '-' + pct(s_high) + ')':<25}"
                      f"{pct(fresh.rate[m])} ({pct(low)}-{pct(high)}), "

@@ -1,8 +1,9 @@
-"""Playing games with the compiled engine: batches of games into result rows, one game with its
-transcript, and a hand-built position for the rule tests. What is compiled, and how, is
-fisim.jit's (docs/engine.md).
+"""Playing games with the compiled engine: batches of games into result rows, the same with the
+team's win chance traced over each, one game with its transcript, and a hand-built position for the
+rule tests. What is compiled, and how, is fisim.jit's (docs/engine.md).
 """
 import contextlib
+import logging
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -11,10 +12,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from fisim.errors import EngineError
+from fisim.errors import ConfigError, EngineError
 from fisim.jit.runners import bulk_arguments, first_use, policy_arg, prepare, runner
+from fisim.limits import MAX_ENGINE_SEED, MAX_GAME, MAX_REPEAT, TRACE_ROUNDS
 from fisim.rules import state as st
 from fisim.rules.actions import list_options
+from fisim.rules.config import GameConfig
 from fisim.rules.constants import MAX_PLAYERS, N_HAND_KINDS, N_KINDS
 from fisim.rules.options import DECISION_NAMES, LIFT_DEST, field1
 from fisim.rules.rng import N_STREAMS, init_streams
@@ -22,13 +25,44 @@ from fisim.rules.state import R_SIZE
 
 MIN_BLOCK = 64            # games a thread plays at a time, at least ...
 BLOCKS_PER_THREAD = 8     # ... and about this many blocks per thread, for an even finish
+INTERPRETED_NOTE = 100    # a batch of this many games or more, interpreted, is said to be (once)
+log = logging.getLogger("fisim.engine")     # the command line shows its INFO messages on stderr
+_said_interpreted = []
+
+
+def checked(config, seed=0, first_game=0, n_games=0, repeat=0, check=GameConfig.validate):
+    """`config` validated (`check`: GameConfig.validate, or for a hand-built position
+    GameConfig.check_playable), and the numbers of a batch in the ranges the engine
+    plays: a ConfigError in one line for anything else, whoever calls the engine (the compiled code
+    trusts what it is handed: a config it cannot play once crashed the process). Once a batch, never
+    per game."""
+    if not isinstance(config, GameConfig):
+        raise ConfigError(f"the engine plays a fisim.rules.config.GameConfig, not {type(config).__name__}")
+    check(config)
+    for name, value, high in (("seed", seed, MAX_ENGINE_SEED), ("first game", first_game, MAX_GAME),
+                              ("games", n_games, MAX_GAME), ("repeat", repeat, MAX_REPEAT)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= high:
+            raise ConfigError(f"{name} must be a whole number from 0 to {high:,}, not {value!r}")
+    if first_game + n_games - 1 > MAX_GAME:
+        raise ConfigError(f"games {first_game:,}..{first_game + n_games - 1:,} go past the last game {MAX_GAME:,}")
+    return config
+
+
+def _say_if_interpreted(n_games):
+    """Under NUMBA_DISABLE_JIT the engine runs as plain Python, hundreds of times slower: a large
+    batch says so once (an INFO message, which the command line shows on a terminal)."""
+    if numba.config.DISABLE_JIT and n_games >= INTERPRETED_NOTE and not _said_interpreted:
+        _said_interpreted.append(True)
+        log.info("the engine runs interpreted (NUMBA_DISABLE_JIT is set): games are hundreds of times slower "
+                 "than compiled")
 
 
 @contextlib.contextmanager
-def policy_errors(policy):
+def policy_errors(policy, compiling=False):
     """A policy whose decide() does not compile, or raises (an index out of bounds in a policy
     file too), stops the run with one line naming the policy (fisim.errors.EngineError, which the
-    command line reports as a one-line error)."""
+    command line reports as a one-line error). `compiling`: what fails inside is the compile (a
+    typo can fail there as a plain Python error), never a game."""
     try:
         yield
     except numba.core.errors.NumbaError as exc:
@@ -39,24 +73,47 @@ def policy_errors(policy):
         if "setitem" in detail and "readonly" in text:
             detail = ("it writes to a read-only array: pub and the options may only be read (R-INFO); "
                       "look ahead on pub.copy()")
-        raise EngineError(f"policy {policy.NAME}: its decide() does not compile with Numba "
-                          f"(decisions: {', '.join(DECISION_NAMES)}): {detail}") from None
+        raise EngineError(_not_compiled(policy, detail)) from None
     except Exception as exc:
         if isinstance(exc, EngineError):
             raise
         cause = exc.__cause__ or exc.__context__ or exc
         first = (str(cause).splitlines() or [""])[0]
+        if compiling:
+            raise EngineError(_not_compiled(policy, f"{type(cause).__name__}: {first}")) from None
         if isinstance(cause, IndexError):       # a policy file's bounds checks (fisim.jit.modes.bounds_checked)
             first += f" (mem holds {st.MEM_SIZE} ints, pub {st.P_SIZE}, the options n)"
         raise EngineError(f"policy {policy.NAME}: decide() raised {type(cause).__name__} during a "
                           f"game: {first}") from None
 
 
+def _not_compiled(policy, detail):
+    return (f"policy {policy.NAME}: its decide() does not compile with Numba "
+            f"(decisions: {', '.join(DECISION_NAMES)}): {detail}")
+
+
+def in_workers(task, jobs, threads=1, done=None):
+    """task(*job) for every job, on `threads` worker threads, while this thread waits for them and
+    calls done(result) as each finishes. Compiled code never returns to Python before it ends, so
+    it never runs in the thread that Ctrl-C interrupts: the waiting thread takes the
+    KeyboardInterrupt at once, hands out no more jobs and leaves; the jobs in flight are abandoned
+    (they end in the background, or with the process: the command line exits at once)."""
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="fisim-engine")
+    try:
+        for future in as_completed([pool.submit(task, *job) for job in jobs]):
+            result = future.result()
+            if done:
+                done(result)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 @contextlib.contextmanager
 def interruptible():
-    """Compiled code never sees Python's Ctrl-C (a policy stuck in a loop would never return), so
-    while it runs in the main thread Ctrl-C ends the process at once, as it ends any native
-    program. Files fisim writes are whole or absent, so finished work is kept."""
+    """While a game is recorded (record_game, compiled code that holds the GIL: a waiting thread
+    would never run Python's Ctrl-C), Ctrl-C ends the process at once, as it ends any native
+    program; a game takes milliseconds, one whose policy loops for ever would never return.
+    Files fisim writes are whole or absent."""
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
         yield
@@ -68,6 +125,13 @@ def interruptible():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def compiled(run, policy):
+    """Compile (or load from the cache) the policy's entry on a worker thread (in_workers), a
+    failure reported as a compile's, not a game's."""
+    with policy_errors(policy, compiling=True):
+        in_workers(lambda: run.address, [()])
+
+
 def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None, repeat=0):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
     first_game .. first_game+n_games-1 under master `seed`, each played with the policy stream of
@@ -75,34 +139,64 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     game is played from its own seed into its own row, whichever thread plays its block.
     `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
-    The threads are Python threads running the compiled engine without the GIL: the engine then
-    needs no parallel compilation (Numba's parallel=True about doubles a first run's compile)."""
+    The blocks are played on worker threads (in_workers) running the compiled engine without the
+    GIL: the engine then needs no parallel compilation (Numba's parallel=True about doubles a first
+    run's compile), and the calling thread stays free for Ctrl-C. A config or a number the engine
+    cannot play is a ConfigError (checked)."""
+    checked(config, seed, first_game, n_games, repeat)
+    _say_if_interpreted(n_games)
     prepare([policy])
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
     fixed = bulk_arguments(layout, config, policy, seed, first_game, repeat)
-    threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // MIN_BLOCK))
-    size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
-    blocks = [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
+    threads, blocks = blocks_of(n_games, threads, MIN_BLOCK)
 
     def play(lo, hi):
         run.run_games(*fixed, np.int64(lo), np.int64(hi), out)
         return hi - lo
 
-    with policy_errors(policy), interruptible(), first_use(run, "run_games", policy):
-        if threads <= 1:
-            finished = (play(lo, hi) for lo, hi in blocks)
-        else:
-            pool = ThreadPoolExecutor(threads)
-            finished = (done.result() for done in as_completed([pool.submit(play, *b) for b in blocks]))
-        try:
-            for games in finished:
-                if progress:
-                    progress(games)
-        finally:
-            if threads > 1:
-                pool.shutdown(cancel_futures=True)
+    with first_use(run, "run_games", policy):
+        compiled(run, policy)
+        with policy_errors(policy):
+            in_workers(play, blocks, threads, progress)
     return out
+
+
+def trace_batch(layout, config, policy, seed, first_game, n_games, worlds, threads=None, repeat=0):
+    """The team's chance of winning over games first_game .. first_game+n_games-1 (as play_batch
+    plays them), estimated at the start of each round from `worlds` sampled worlds the policy plays
+    on (fisim.jit.entries.trace_block): (traces, rows), traces[i] the worlds won at the start of
+    each round of game i (at most TRACE_ROUNDS rounds), then its end (`worlds` won, 0 lost), then
+    -1; rows[i] its result row. Independent of `threads`, as play_batch is; checked as it is."""
+    checked(config, seed, first_game, n_games, repeat)
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 1:
+        raise ConfigError(f"worlds must be a whole number of at least 1, not {worlds!r}")
+    prepare([policy], "trace_games")
+    run = runner(policy)
+    traces = np.zeros((n_games, TRACE_ROUNDS + 1), dtype=np.int32)
+    rows = np.zeros((n_games, R_SIZE), dtype=np.int32)
+    geometry, cfg, arg, master, first, again = bulk_arguments(layout, config, policy, seed, first_game, repeat)
+
+    threads, blocks = blocks_of(n_games, threads, 1)      # (a traced game is slow: blocks of one or more)
+
+    def trace(lo, hi):
+        run.engine.trace_games(geometry, cfg, arg, run.address, master, first, again, np.int64(worlds),
+                               np.int64(lo), np.int64(hi), traces, rows)
+
+    with first_use(run, "trace_games", policy):
+        compiled(run, policy)
+        with policy_errors(policy):
+            in_workers(trace, blocks, threads)
+    return traces, rows
+
+
+def blocks_of(n_games, threads, smallest):
+    """(threads, blocks): n_games as blocks (lo, hi) of at least `smallest` games each but the last,
+    about BLOCKS_PER_THREAD per thread, and the threads (at most `threads`, default Numba's count)
+    worth starting for them."""
+    threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // smallest))
+    size = max(smallest, -(-n_games // (threads * BLOCKS_PER_THREAD)))
+    return threads, [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
 
 
 @dataclass
@@ -135,14 +229,15 @@ def decisions_of(g):
 def record(layout, config, policy, seed, game, decisions=False, repeat=0):
     """Play game `game` of master `seed` (its repeat `repeat`) with its transcript (and every
     policy decision) kept."""
-    g = st.new_game_array(layout.geometry, config.to_array(), 1 << 18, (1 << 22) if decisions else 0,
-                          policy_arg(policy))
+    settings = checked(config, seed, game, 1, repeat).to_array()
+    g = st.new_game_array(layout.geometry, settings, 1 << 18, (1 << 22) if decisions else 0, policy_arg(policy))
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
-    with policy_errors(policy), interruptible():
-        prepare([policy], "record_game")
-        run = runner(policy)
-        with first_use(run, "record_game", policy):
+    prepare([policy], "record_game")
+    run = runner(policy)
+    with first_use(run, "record_game", policy):
+        compiled(run, policy)
+        with policy_errors(policy), interruptible():
             run.record_game(g, rng, np.uint64(seed), np.int64(game), np.int64(repeat), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 
@@ -161,7 +256,7 @@ class EngineGame:
     @classmethod
     def from_position(cls, position, seed=0):
         p = position
-        g = st.new_game_array(p.layout.geometry, p.config.to_array(), 1 << 16)
+        g = st.new_game_array(p.layout.geometry, checked(p.config, check=GameConfig.check_playable).to_array(), 1 << 16)
         for cell, tile in enumerate(p.tile_at):
             g[st.P_TILE_AT + cell] = tile
             g[st.P_CELL_OF + tile] = cell

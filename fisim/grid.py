@@ -90,7 +90,10 @@ def _labels_unique(labels, what):
 def parse_rules(text):
     """'official,navigator-plain,heli-all+no-heli-rescue,hard.toml+solo' -> [(), ('navigator-plain',),
     ('heli-all', 'no-heli-rescue'), ('solo', <Variant hard>)]: per item its sorted switches,
-    followed by the Variant of its variant file (FILE.toml) if it names one."""
+    followed by the Variant of its variant file (FILE.toml) if it names one. 'all': the official
+    rules and every switch on its own."""
+    if text.strip() == "all":
+        text = ",".join(["official", *SWITCHES])
     variants = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
         switches, variant = split_rules([s.strip() for s in item.split("+")])
@@ -181,16 +184,22 @@ def parse_teams(text):
 
 
 def parse_policies(text):
-    """Registry names and policy files; a file is named by its absolute path (see parse_layouts)."""
-    from policies import LEGAL, load_policy
+    """Policies by name, as a search over another or as files, each resolved once (policies.Policy;
+    a cell names it as given, a file by its absolute path: see parse_layouts)."""
+    from policies import choices, resolve
     names = [t.strip() for t in text.split(",") if t.strip()]
     if not names:
-        raise ConfigError(f"no policy given; choose from: {', '.join(LEGAL)}, search:N, or a policy .py file")
-    for name in names:
-        load_policy(name)
-    names = [str(Path(n).resolve()) if n.endswith(".py") else n for n in dict.fromkeys(names)]
-    _labels_unique([Path(n).stem if n.endswith(".py") else n.partition("@")[0] for n in names], "policy")
-    return names
+        raise ConfigError(f"no policy given; choose from: {', '.join(choices())}, or a policy .py file")
+    resolved = list({p.given: p for p in map(resolve, names)}.values())
+    _labels_unique([p.NAME for p in resolved], "policy")
+    return resolved
+
+
+def policy_name(policy):
+    """The name a policy's cells carry (policies.Policy.given: search is search:64, tuned-search:8
+    is search:8/tuned, a file its absolute path)."""
+    from policies import resolve
+    return resolve(policy).given
 
 
 def sweep_cells(levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random", layouts=defaults.LAYOUT,

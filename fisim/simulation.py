@@ -4,13 +4,14 @@ Games are played in chunks (fisim.cell.play_chunks), so a caller that only wants
 numbers (fisim.results.tally) or writes the rows out chunk by chunk (fisim.results.games.write_games)
 holds one chunk at a time: memory does not grow with the number of games.
 """
-import numbers
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
 from fisim import defaults
+from fisim.arguments import whole
 from fisim.cell import Cell, play_chunks
 from fisim.errors import ConfigError
 from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
@@ -44,15 +45,27 @@ def _check_arguments(games, seed, first_game, threads, layout, repeat):
     """ConfigError, in one line, for an argument simulate() cannot use."""
     for name, value, high in (("games", games, MAX_SIMULATE_GAMES), ("seed", seed, MAX_SEED),
                               ("first_game", first_game, MAX_GAME), ("repeat", repeat, MAX_REPEAT)):
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not 0 <= value <= high:
-            raise ConfigError(f"{name} must be a whole number from 0 to {high:,}, not {value!r}")
+        whole(name, value, 0, high)
     if first_game + games - 1 > MAX_GAME:
         raise ConfigError(f"games {first_game:,}..{first_game + games - 1:,} go past the last game {MAX_GAME:,}")
-    if threads is not None and (not isinstance(threads, numbers.Integral) or not 1 <= threads <= max_threads()):
-        raise ConfigError(f"threads must be a whole number from 1 to {max_threads()} (this machine), "
-                          f"not {threads!r}")
+    if threads is not None:
+        whole("threads", threads, 1, max_threads())
     if not isinstance(layout, str):
         raise ConfigError(f"layout must be a built-in island's name or a layout file path, not {layout!r}")
+
+
+def printed_rules(cell):
+    """The cell of the same setting under the printed rules (no switch, no variant file), to play
+    the same deals under both; None when the cell already plays them, or when they cannot play its
+    setting (one player, a meter position past the printed skull)."""
+    if not (cell.rules or cell.variant):
+        return None
+    printed = replace(cell, rules=(), variant=None)
+    try:
+        printed.config
+    except ConfigError:
+        return None
+    return printed
 
 
 def frames(cell, seed, chunks):
@@ -61,3 +74,17 @@ def frames(cell, seed, chunks):
     config, layout, policy = cell.config, cell.layout_label, cell.policy_label
     for first_game, rows in chunks:
         yield games_frame(rows, config, layout, policy, seed, first_game, cell.repeat)
+
+
+def transcript(cell, seed, game):
+    """Game `game` of `seed` of `cell`, turn by turn, as text (`fisim replay`, fisim.replay): its
+    transcript kept as the engine plays it (fisim.engine.record), titled with the setting."""
+    from fisim import engine
+    from fisim.cell import check_games
+    from fisim.transcript import format_transcript
+    rec = engine.record(cell.island, cell.config, cell.policy, seed, game, repeat=cell.repeat)
+    check_games(rec.result[None, :], cell.policy.NAME, game)
+    title = (f"Game {game} of seed {seed}: {cell.layout_label}, {cell.level}, {cell.players} players, "
+             f"policy {cell.policy_label}, rules {cell.rules_label}"
+             + (f", repeat {cell.repeat}" if cell.repeat else ""))
+    return format_transcript(rec.events, cell.island, title, legend=True)

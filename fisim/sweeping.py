@@ -7,13 +7,16 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 """
 import gc
 
+import pandas as pd
+
 from fisim import defaults
-from fisim.cell import play
+from fisim.cell import play, trace
 from fisim.errors import BackendError, EngineError
+from fisim.formatting import interval, percent
 from fisim.limits import CHUNK_GAMES
-from fisim.results.chunks import chunk_count, chunk_record, chunks_to_play, counted_whole, per_game_wins
+from fisim.results.chunks import chunk_count, chunk_record, chunks_to_play, counted_whole, per_game_wins, traced_in
 from fisim.results.games import games_frame
-from fisim.store import CHUNK_NAME, Store, manifest_for
+from fisim.store import CHUNK_NAME, Store, manifest_for, trace_setting
 from fisim.tables import load
 from policies import seer_notes
 
@@ -30,13 +33,17 @@ class Interrupted(KeyboardInterrupt):
         self.kept = kept
 
 
-def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None):
+def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None, traced=None):
     """Play chunk `chunk` of a cell, games first..first+size-1: its aggregate record and, with
-    per_game, its per-game frame. `progress(k)` as each block of k games finishes."""
+    per_game, its per-game frame. `progress(k)` as each block of k games finishes. Its games among
+    the cell's first traced ones (`traced`, the manifest's trace_setting) have their win chance
+    traced into the record."""
     rows = play(cell, seed, first, size, threads, progress)
     frame = (games_frame(rows, cell.config, cell.layout_label, cell.policy_label, seed, first, cell.repeat)
              if per_game else None)
-    return chunk_record(cell.key, chunk, first, rows), frame
+    count = traced_in(first, size, traced["games"]) if traced else 0
+    traces = trace(cell, seed, first, count, traced["worlds"], threads) if count else ()
+    return chunk_record(cell.key, chunk, first, rows, traces), frame
 
 
 class LocalBackend:
@@ -45,10 +52,10 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads
 
-    def run(self, tasks, seed, per_game, progress):
+    def run(self, tasks, seed, per_game, progress, traced=None):
         """Each chunk's (record, frame); progress(games) as blocks of games finish."""
         for cell, chunk, first, size in tasks:
-            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game, progress)
+            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game, progress, traced)
 
     def close(self):
         pass
@@ -84,12 +91,13 @@ class DaskBackend:
         gc.collect()
         raise BackendError(f"cannot start the Dask cluster {address or ''}: {error}")
 
-    def run(self, tasks, seed, per_game, progress):
+    def run(self, tasks, seed, per_game, progress, traced=None):
         """Each chunk's (record, frame) as it arrives; progress(games) then."""
         from dask.distributed import as_completed
 
         from policies import PolicyError
-        futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)
+        futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, traced=traced,
+                                      pure=False)
                    for cell, chunk, first, size in tasks]
         try:
             for future in as_completed(futures):
@@ -139,20 +147,28 @@ def _first_line(exc):
     return (str(exc).strip().splitlines() or [exc.__class__.__name__])[0]
 
 
-def warm(cells):
-    """Compile what the cells' policies need (at once: fisim.jit.runners.prepare) before chunks fan
-    out to threads or worker processes."""
+def warm(cells, traced=False):
+    """Compile what the cells' policies need (at once: fisim.jit.runners.prepare), and with
+    `traced` what tracing the win chance needs, before chunks fan out to threads or worker
+    processes."""
     from fisim.jit.runners import prepare
-    from policies import load_policy
-    prepare([load_policy(name) for name in sorted({c.policy for c in cells})])
+    prepare(list({c.policy.given: c.policy for c in cells}.values()),
+            ("run_games", "trace_games") if traced else "run_games")
+
+
+def tracing(games):
+    """The manifest's trace of a sweep that traces the win chance over the first `games` games of
+    each cell, defaults.TRACE_WORLDS worlds per estimate (fisim.engine.trace_batch)."""
+    return trace_setting(games, defaults.TRACE_WORLDS)
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK_GAMES,
-              warn=None, note=None):
+              warn=None, note=None, trace_games=0):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
-    fisim.tables.load(out) of every cell in the store. Chunks already in the store are not played
-    again, so a store of the same configuration is resumed or extended (more games per cell, more
-    cells); a chunk file of this sweep that fails verification is deleted and played again, with
+    fisim.tables.load(out) of every cell in the store. The win chance over the first `trace_games`
+    games of each cell is traced (`tracing`). Chunks already in the store are not played again,
+    so a store of the same configuration is resumed or extended (more games per cell, more cells);
+    a chunk file of this sweep that fails verification is deleted and played again, with
     `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
     cluster whole chunks) and cells finish. `note(text)` says what a store already holds before
     playing: "resuming: 16,000 of 60,000 games stored", or "nothing to play: the store is
@@ -164,7 +180,7 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
     progress = progress or (lambda games, cells_done: None)
     try:
         with store.lock():
-            store.open(manifest_for(cells, seed, target, per_game, chunk_games))
+            store.open(manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games)))
             records = {c["key"]: {} for c in store.manifest["cells"]}
             rejected = lambda error: replace_rejected(error, records, warn)  # noqa: E731
             for _, row in store.read_chunks(store.manifest, rejected).iterrows():
@@ -205,13 +221,13 @@ def _resume_text(cells, records, target, chunk_games):
 
 
 def replace_rejected(error, records, warn):
-    """A chunk file that failed verification: delete it to play it again if it is named as a chunk
-    of this sweep, else stop (it is not ours to delete)."""
+    """A chunk file (or a per-game file) that failed verification: delete it, to play it again, if
+    it is named as a chunk of this sweep, else stop (it is not ours to delete)."""
     name = CHUNK_NAME.fullmatch(error.path.name)
     if not name or name[1] not in records:
         raise error
     if warn:
-        warn(f"{error}; playing it again")
+        warn(f"{error}; {'playing it again' if error.replayed else 'deleting it'}")
     error.path.unlink(missing_ok=True)
 
 
@@ -219,10 +235,11 @@ class StoredGames:
     """The games of some cells in an open store, for a search that asks for more of them as it goes
     (tune, design): chunks found there are reused, missing ones played and stored as they finish.
     Of each chunk, keep(record) is held (its per-game wins unless told otherwise); a chunk file
-    that fails verification is played again, with warn(text)."""
+    that fails verification is played again, with warn(text); progress(k) as each block of k
+    games finishes."""
 
-    def __init__(self, store, cells, seed, threads=None, warn=None, keep=per_game_wins):
-        self.store, self.seed, self.threads, self.keep = store, seed, threads, keep
+    def __init__(self, store, cells, seed, threads=None, warn=None, keep=per_game_wins, progress=None):
+        self.store, self.seed, self.threads, self.keep, self.progress = store, seed, threads, keep, progress
         self.chunk_games = store.manifest["chunk_size"]
         self.chunks = {cell.key: {} for cell in cells}      # key -> {chunk: (wins, games, kept)}
         for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
@@ -237,7 +254,7 @@ class StoredGames:
         mine = self.chunks[cell.key]
         stored = {k: (wins, games) for k, (wins, games, _) in mine.items()}
         for k, first, size in chunks_to_play(stored, {"games": n}, self.chunk_games):
-            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False)
+            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False, self.progress)
             self.store.write_chunk(record)
             mine[k] = (record["wins"], record["games"], self.keep(record))
             self.played += size
@@ -249,6 +266,7 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
     An adaptive target plays one chunk of each unfinished cell at a time, so where a cell stops
     depends only on its results."""
     warmed = False
+    traced = store.manifest["trace"]
     while True:
         tasks = []
         for cell in cells:
@@ -256,9 +274,9 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
         if not tasks:
             return
         if not warmed:
-            warm(cells)
+            warm(cells, any(traced_in(first, size, traced["games"]) for _, _, first, size in tasks))
             warmed = True
-        for record, frame in backend.run(tasks, seed, per_game, lambda games: progress(games, 0)):
+        for record, frame in backend.run(tasks, seed, per_game, lambda games: progress(games, 0), traced):
             store.write_chunk(record, frame)
             cell_records = records[record["cell"]]
             before = counted_whole(cell_records, target, chunk_games)[1]
@@ -266,9 +284,18 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
             progress(0, int(counted_whole(cell_records, target, chunk_games)[1] and not before))
 
 
+RANKED = ("team", "layout")      # a sweep that varies one of these lists its cells by win rate
+
+
 def format_table(frame):
     """The summary table of a sweep: one line per cell, each text column as wide as its longest
-    value (a team of four names is long)."""
+    value (a team of four names is long). A sweep of teams or islands lists them by win rate,
+    highest first, within each setting of the rest."""
+    ranked = [a for a in RANKED if frame[a].nunique() > 1]
+    if ranked:
+        others = [a for a in ("layout", "level", "players", "team", "policy", "rules") if a not in ranked]
+        frame = pd.concat([g.sort_values("rate", ascending=False, kind="stable")
+                           for _, g in frame.groupby(others, sort=False, observed=True)])
     width = {c: max(len(c), *frame[c].astype(str).str.len()) + 2
              for c in ("layout", "level", "team", "policy", "rules")}
 
@@ -279,8 +306,8 @@ def format_table(frame):
     lines = [line("layout", "level", "pl", "team", "policy", "rules", f"{'games':>10}{'win rate':>10}  95% CI")]
     for _, r in frame.iterrows():
         lines.append(line(r["layout"], r["level"], r["players"], r["team"], r["policy"], r["rules"],
-                          f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                          f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"))
+                          f"{r['games']:>10,}{percent(r['rate'], width=9)}  "
+                          f"{interval(r['ci_low'], r['ci_high'], dash='-', unit='%')}"))
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
     lines += seer_notes(frame["policy"])
     waiting = int((~frame["complete"]).sum())

@@ -6,8 +6,9 @@ import pandas as pd
 
 from fisim.errors import ConfigError
 from fisim.position import TILE_CODES
-from fisim.results.chunks import TILE_COUNTS, counted, per_game_wins
-from fisim.results.games import CAUSES
+from fisim.results import feel
+from fisim.results.chunks import CLOSE_MASKS, TILE_COUNTS, counted, per_game_wins
+from fisim.results.games import CAUSES, CLOSE
 from fisim.rules.config import level_order
 from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES, TILE_NAMES
 from fisim.stats import wilson
@@ -19,8 +20,16 @@ def load(path):
     NAME@VERSION, as in per-game rows; `level` ordered
     by the water meter: novice < normal < elite < legendary, a position by its number among them),
     games, wins, win rate and 95% Wilson interval,
-    loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
-    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
+    loss-cause shares, mean turns and treasures, per adventurer the games whose team included
+    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate), and how the game feels
+    (fisim.results.feel; docs/model.md): game length (mean_turns, sd_turns, p10_turns,
+    median_turns, p90_turns); of the wins, those that came close (close_skull, close_landing,
+    close_temple, close_any, each with its <measure>_share of wins); the losses' mean treasures
+    captured (lost_mean_treasures); and over the traced games (traced, traced_wins) the mean
+    chance of winning before the first turn (start_chance), drama (the mean lowest chance of the
+    games won) and decisiveness (decided_round, the mean round from which the chance stayed on
+    the outcome's side, and decided_share, that round over the game's rounds), each with its 95%
+    interval (<measure>_low, <measure>_high)."""
     return cell_table(*read_store(path))
 
 
@@ -32,32 +41,70 @@ def counted_chunks(chunks, cell_key, target):
     return mine.iloc[:n], reached
 
 
+def cell_totals(done, tiles=()):
+    """A cell's counted chunks (counted_chunks) added up: games, wins, each loss cause
+    (cause_<name>), the histograms of turns and treasures, per role the games and wins, the wins
+    by how close they came (won_close_hist), the win-chance traces in game order, and per tile the
+    counts of each key of `tiles` ("place", "name": TILE_COUNTS's columns). The one sum of a
+    cell's chunks: load, load_tiles and the report read their cells through it."""
+    totals = {"games": int(done["games"].sum()), "wins": int(done["wins"].sum()),
+              **{f"cause_{name}": int(done[f"cause_{name}"].sum()) for name in CAUSES},
+              "turns_hist": summed(done["turns_hist"]), "treasures_hist": summed(done["treasures_hist"], 5),
+              "role_games": summed(done["role_games"], N_ROLES), "role_wins": summed(done["role_wins"], N_ROLES),
+              "won_close_hist": summed(done["won_close_hist"], CLOSE_MASKS),
+              "traces": [trace for traces in done["traces"] for trace in traces]}
+    for by in tiles:
+        totals.update({column: summed(done[column], N_TILES) for column in TILE_COUNTS[by].values()})
+    return totals
+
+
+def mean_of(hist, games):
+    """The mean of a histogram of counts (turns, treasures) over `games` games (NaN of none)."""
+    return float(np.dot(np.arange(len(hist)), hist) / games) if games else np.nan
+
+
 def cell_table(manifest, chunks):
     """load's table from a store's verified manifest and chunks."""
     rows = []
     labels = policy_labels(manifest)
     for cell in manifest["cells"]:
         done, complete = counted_chunks(chunks, cell["key"], manifest["target"])
-        games = int(done["games"].sum())
-        wins = int(done["wins"].sum()) if games else 0
+        totals = cell_totals(done)
+        games, wins = totals["games"], totals["wins"]
         low, high = wilson(wins, games)
         row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
         row.update(cell=cell["key"], games=games, wins=wins, rate=wins / games if games else np.nan,
                    ci_low=low, ci_high=high, complete=complete)
         for name in CAUSES:
-            row[f"share_{name}"] = done[f"cause_{name}"].sum() / games if games else np.nan
-        turns = summed(done["turns_hist"]) if games else np.zeros(1)
-        treasures = summed(done["treasures_hist"]) if games else np.zeros(1)
-        row["mean_turns"] = float(np.dot(np.arange(len(turns)), turns) / games) if games else np.nan
-        row["mean_treasures"] = float(np.dot(np.arange(len(treasures)), treasures) / games) if games else np.nan
-        role_games = summed(done["role_games"], N_ROLES)
-        role_wins = summed(done["role_wins"], N_ROLES)
-        for role, n, w in zip(ROLE_NAMES, role_games, role_wins):
+            row[f"share_{name}"] = totals[f"cause_{name}"] / games if games else np.nan
+        row.update(feel.length(totals["turns_hist"]))
+        row["mean_treasures"] = mean_of(totals["treasures_hist"], games)
+        for role, n, w in zip(ROLE_NAMES, totals["role_games"], totals["role_wins"]):
             row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
+        row.update(feel_columns(totals, manifest["trace"]["worlds"]))
         rows.append(row)
-    frame = pd.DataFrame(rows)
-    frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
+    return ordered_levels(pd.DataFrame(rows))
+
+
+def ordered_levels(frame):
+    """`frame` with its `level` column (if it has one) an ordered categorical, by the water meter:
+    novice < normal < elite < legendary, a position by its number among them."""
+    if "level" in frame:
+        frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
     return frame
+
+
+def feel_columns(totals, worlds):
+    """load's columns of how close the games came and of their win chance, from a cell's totals
+    (cell_totals) and the worlds of each traced estimate."""
+    row = {}
+    wins = totals["wins"]
+    close = feel.closeness(totals["won_close_hist"], totals["treasures_hist"], wins, totals["games"])
+    for name in [*CLOSE, "close_any"]:
+        row.update({name: close[name], f"{name}_share": close[name] / wins if wins else np.nan})
+    row["lost_mean_treasures"] = close["lost_mean_treasures"]
+    row.update(feel.chance_summary(feel.traced_games(totals["traces"], worlds)))
+    return row
 
 
 def load_tiles(path, by="place"):
@@ -79,11 +126,11 @@ def tile_table(manifest, chunks, by):
     labels = policy_labels(manifest)
     for cell in manifest["cells"]:
         done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
-        games = int(done["games"].sum())
-        counts = {kind: summed(done[column], N_TILES) for kind, column in TILE_COUNTS[by].items()}
+        totals = cell_totals(done, (by,))
+        counts = {kind: totals[column] for kind, column in TILE_COUNTS[by].items()}
         settings = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]], "cell": cell["key"]}
-        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), games,
-                                                          int(done["wins"].sum()) if games else 0, counts)]
+        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), totals["games"],
+                                                          totals["wins"], counts)]
     return pd.DataFrame(rows)
 
 

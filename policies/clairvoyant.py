@@ -2,16 +2,11 @@
 could achieve.
 
 It is `search` (policies/search.py) with the hidden order of the treasure and flood draw piles in
-view: the engine hands it the game array through both piles instead of pub (policies.sees_decks;
-only this built-in module, never a policy file), and its rollouts play the piles as they lie
+view: the engine hands it the game array through both piles instead of pub (policies.sees_decks:
+this built-in only, never a policy file), and its rollouts play the piles as they lie
 (fisim.rules.worlds.rollout_world). What it does not see is the outcome of a shuffle still to come
 (a Waters Rise!, an empty pile): each world draws those afresh, as search's do. So clairvoyant:N
 and search:N differ in one thing, the deal of the hidden piles, and the gap between them on the
 same deals is what knowing the order of the cards is worth to this search.
-Version 2: search's version 2 (other sampled worlds).
 """
-from policies.search import CANDIDATES, LOOK, MIN_NET, PLAYS, Z, decide  # noqa: F401  (the same search)
-
-NAME = "clairvoyant"
-VERSION = 2
-PARAMETER = ("worlds per decision (the piles as they lie, later shuffles drawn afresh)", 32, 1, 4096)
+from policies.search import decide  # noqa: F401  (the same search)

@@ -65,27 +65,11 @@ from fisim.rules.options import (
     otype,
 )
 from fisim.rules.state import low_bit, popcount
-from policies.common import (
-    BIG,
-    LOSS,
-    N_CELLS,
-    best_flooded,
-    collector,
-    field,
-    lift_chosen,
-    next_card_prob,
-    offers,
-    pile_layers,
-    pilot_cap,
-    remembered_destination,
-    shore_set,
-    sink_risk,
-    team_count,
-    tile_importance,
-)
-
-NAME = "greedy"
-VERSION = 2          # 1: the first priorities (Novice 7.4%); 2: cards and captures first
+from policies.distances import BIG, N_CELLS, field, pilot_cap, shore_set
+from policies.flood_odds import next_card_prob, pile_layers, sink_risk
+from policies.importance import LOSS, best_flooded, tile_importance
+from policies.memory import lift_chosen, remembered_destination
+from policies.reading import collector, offers, team_count
 
 # --- weights of the priorities ---
 BASE_IMP = 50.0        # importance of a tile that is neither Fools' Landing nor a temple (tile_importance)

@@ -1,16 +1,10 @@
 """`passive`: takes no action and plays no card; discards and swims uniformly at random.
 
 A floor for every difficulty figure: what the island does to a team that does nothing.
-
-Version 2: the same rule; its random stream is seeded one-way (fisim.rules.rng), so it draws
-other numbers.
 """
 from fisim.jit.modes import compiled
 from fisim.rules.options import DROP, END, PASS, SWIM_TO, otype
 from fisim.rules.rng import randbelow
-
-NAME = "passive"
-VERSION = 2
 
 
 @compiled

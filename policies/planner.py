@@ -33,13 +33,10 @@ from fisim.rules import view
 from fisim.rules.actions import list_options
 from fisim.rules.options import ACTION, END, MAX_OPTIONS, otype
 from fisim.rules.state import P_DECIDER, P_DECISION, P_SIZE, copy_into
-from policies import expert, tuned
-from policies.common import LIFT_MEMO, N_CELLS
-from policies.expert import FIELDS_SIZE, N_ROWS
-
-NAME = "planner"
-VERSION = 3     # 2: without the lifts to a flooded Fools' Landing (bump it with tuned's weights too)
-DATA = tuned.DATA           # tuned's weights: its data file is in the planner's fingerprint
+from policies import evaluation, tuned
+from policies.distances import N_CELLS
+from policies.evaluation import FIELDS_SIZE, N_ROWS
+from policies.memory import PLAN_SIZE
 
 CANDIDATES = 3      # tuned's best-scored options whose turns are played out
 
@@ -51,17 +48,24 @@ def decide(pub, options, n, mem, rng):
 
 @compiled
 def plan_with(pub, options, n, mem, w):
-    """The planner's decision with evaluation weights w (expert.WEIGHTS)."""
+    """The planner's decision with evaluation weights w (evaluation.WEIGHTS)."""
     if view.decision(pub) != ACTION or n < 2:
-        return expert.decide_with(pub, options, n, mem, w)
+        return evaluation.decide_with(pub, options, n, mem, w)
     top = np.empty((CANDIDATES, 3))
-    return expert.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top) > 0 else 0
+    return evaluation.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top) > 0 else 0
+
+
+@compiled
+def candidates(pub, options, n, mem, rng, top):
+    """For search: the planner's candidates at an action decision, its choice first, in the first
+    CANDIDATES rows of top; their count."""
+    return planned(pub, options, n, mem, tuned.LEARNED, top[:CANDIDATES])
 
 
 @compiled
 def planned(pub, options, n, mem, w, top):
     """The planner's candidates at an action decision, its choice first: rows of top as
-    expert.ranked writes them (tuned's order after the first); returns their count."""
+    evaluation.ranked writes them (tuned's order after the first); returns their count."""
     keys, kept = _plan(mem)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)   # (the distance fields, shared by the lines)
@@ -70,7 +74,7 @@ def planned(pub, options, n, mem, w, top):
     if at >= 0:
         k = _read_step(kept[at], top)
     else:
-        k = expert.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
+        k = evaluation.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
     if k > 1 and view.actions_left(pub) >= 2:
         _first(top, _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled))
     return k
@@ -90,9 +94,9 @@ def _first(top, j):
 def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
     """The row of `top` whose option leads to the best-scored end of the turn (at: pub's step in
     the plan, whose line is row 0's, or -1); the line of a row worked out here and chosen becomes
-    the plan (fields, filled: the decision's distance fields, expert.ranked_sharing)."""
+    the plan (fields, filled: the decision's distance fields, evaluation.ranked_sharing)."""
     line = np.empty((2, P_SIZE), np.int32)      # the line's position and the next, in turn
-    copy_into(line[0], pub[:P_SIZE])            # (what an option changes is put back by _play)
+    copy_into(line[0], pub[:P_SIZE])            # (what an option changes is put back by play_option)
     copy_into(line[1], pub[:P_SIZE])
     line_options = np.empty(MAX_OPTIONS, np.int32)
     line_keys = np.zeros((k, PLAN_STEPS), np.uint64)
@@ -103,7 +107,7 @@ def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
         if j == 0 and at >= 0:
             v = kept[at, LINE_END]
         else:
-            c = expert.whole_code(options, top, j)
+            c = evaluation.whole_code(options, top, j)
             v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j], fields, filled)
         if v > best_v:
             best_v = v
@@ -120,7 +124,7 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled)
     best option at every action left (line: two copies of pub, whose fields no option changes
     stay pub's); the line's first PLAN_STEPS positions, by key, with their rankings and the end,
     are written to keys and steps (a key of 0: no position)."""
-    expert._play(line[0], pub, c)
+    evaluation.play_option(line[0], pub, c)
     at = 0
     ranked_at = 0
     top = np.empty((CANDIDATES, 3))
@@ -129,16 +133,16 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled)
         pos[P_DECISION] = ACTION
         pos[P_DECIDER] = view.active(pos)
         m = list_options(pos, line_options, 0)
-        k = expert.ranked_sharing(pos, line_options, m, ACTION, top, w, True, fields, filled)
+        k = evaluation.ranked_sharing(pos, line_options, m, ACTION, top, w, True, fields, filled)
         if k == 0:
             break
         if ranked_at < PLAN_STEPS:
             keys[ranked_at] = _key(pos)
             _write_step(steps[ranked_at], top, k)
             ranked_at += 1
-        c = expert.whole_code(line_options, top, 0)
+        c = evaluation.whole_code(line_options, top, 0)
         score = top[0, 2]
-        expert._play(line[1 - at], pos, c)
+        evaluation.play_option(line[1 - at], pos, c)
         at = 1 - at
     for s in range(ranked_at):
         steps[s, LINE_END] = score
@@ -153,7 +157,7 @@ COUNT = 3 * CANDIDATES
 LINE_END = COUNT + 1
 FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 FNV_PRIME = np.uint64(0x100000001B3)
-assert 2 * PLAN_STEPS * (1 + STEP_SIZE) <= LIFT_MEMO
+assert 2 * PLAN_STEPS * (1 + STEP_SIZE) <= PLAN_SIZE
 
 
 @inlined

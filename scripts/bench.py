@@ -24,13 +24,9 @@ import time
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from fisim import engine
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from policies import load_policy
-layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
-policy = load_policy(sys.argv[1])
-engine.play_batch(layout, config, policy, 0, 0, 10, threads=1)
+from fisim.cell import Cell, play
+cell = Cell("standard", "normal", 3, None, sys.argv[1], ())
+play(cell, 0, 0, 10, threads=1)
 ready = time.perf_counter() - t0
 used = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
 ready_cpu = sum(u.ru_utime + u.ru_stime for u in used)
@@ -39,7 +35,7 @@ for threads in (1, 2):
     runs = []
     for r in range(int(sys.argv[3])):
         t = time.perf_counter()
-        engine.play_batch(layout, config, policy, 1 + r, 0, int(sys.argv[2]), threads=threads)
+        play(cell, 1 + r, 0, int(sys.argv[2]), threads=threads)
         runs.append(int(sys.argv[2]) / (time.perf_counter() - t))
     rates[threads] = runs
 print(json.dumps({"ready_s": ready, "ready_cpu_s": ready_cpu, "rates": rates,
@@ -54,28 +50,26 @@ SPLIT = r"""
 import json, os, sys, time
 import numpy as np
 from fisim import engine
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from policies import load_policy
+from fisim.cell import Cell, play
 games, repeats, folder, template = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
-expert = load_policy("expert")
+expert = Cell("standard", "normal", 3, None, "expert", ())
 choices = [0]
-for game in range(games):
-    choices += [i for *_, i in engine.record(layout, config, expert, 1, game, decisions=True).decisions]
+for game in range(games):           # (a game's decisions: the transcript's entry, as `fisim replay` plays it)
+    choices += [i for *_, i in engine.record(expert.island, expert.config, expert.policy, 1, game,
+                                             decisions=True).decisions]
 script = np.array(choices, np.int32)
 path = os.path.join(folder, "replay.py")
 with open(path, "w") as f:
     f.write(template.format(address=script.ctypes.data, size=len(script)))
-replay = load_policy(path)
-for policy in (expert, replay):            # compiled before they are timed
-    engine.play_batch(layout, config, policy, 1, 0, 1, threads=1)
+replay = Cell("standard", "normal", 3, None, path, ())
+for cell in (expert, replay):            # compiled before they are timed
+    play(cell, 1, 0, 1, threads=1)
 times = {"expert": [], "replay": []}
 for r in range(repeats):
-    for name, policy in (("expert", expert), ("replay", replay))[::1 if r % 2 == 0 else -1]:
+    for name, cell in (("expert", expert), ("replay", replay))[::1 if r % 2 == 0 else -1]:
         script[0] = 0
         t = time.perf_counter()
-        rows = engine.play_batch(layout, config, policy, 1, 0, games, threads=1)
+        rows = play(cell, 1, 0, games, threads=1)
         times[name].append((time.perf_counter() - t) / games * 1e6)
         if name == "expert":
             expected = rows

@@ -35,38 +35,28 @@ ROOT = Path(__file__).resolve().parent.parent
 
 ROWS = r"""
 import sys, numpy as np
-from fisim import engine
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from policies import load_policy
-policy, games = load_policy(sys.argv[1]), int(sys.argv[2])
+from fisim.cell import Cell, play
+name, games = sys.argv[1], int(sys.argv[2])
 np.save(sys.argv[3], np.concatenate([
-    engine.play_batch(builtin_layout(layout), GameConfig(players=players, level=level), policy, 7, 0, games, threads=1)
+    play(Cell(layout, level, players, None, name, ()), 7, 0, games, threads=1)
     for layout in ("standard", "skull-island") for players in (2, 4) for level in ("novice", "legendary")]))
 """
 
 RATE = r"""
 import sys, time
-from fisim import engine
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from policies import load_policy
-policy, games, seed = load_policy(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
-engine.play_batch(layout, config, policy, 0, 0, 10, threads=1)       # compiled or loaded first
+from fisim.cell import Cell, play
+games, seed = int(sys.argv[2]), int(sys.argv[3])
+cell = Cell("standard", "normal", 3, None, sys.argv[1], ())
+play(cell, 0, 0, 10, threads=1)       # compiled or loaded first
 start = time.perf_counter()
-engine.play_batch(layout, config, policy, seed, 0, games, threads=1)
+play(cell, seed, 0, games, threads=1)
 print(games / (time.perf_counter() - start))
 """
 
 FIRST_RUN = r"""
 import sys
-from fisim import engine
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from policies import load_policy
-engine.play_batch(builtin_layout("standard"), GameConfig(players=3, level="normal"), load_policy(sys.argv[1]), 0, 0,
-                  10, threads=1)
+from fisim.cell import Cell, play
+play(Cell("standard", "normal", 3, None, sys.argv[1], ()), 0, 0, 10, threads=1)
 """
 
 

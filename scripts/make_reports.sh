@@ -78,8 +78,7 @@ report balance "$TEAM_GAMES" "Forbidden Island balance: the standard island, eve
 report layouts "$LAYOUT_GAMES" "Forbidden Island balance: the 18 islands compared with the standard island" \
     --layouts all --players 2..4 --teams random --rules official
 report rules "$RULE_GAMES" "Forbidden Island balance: rule readings compared with the official rules" \
-    --layouts standard --players 1..4 --teams random \
-    --rules official,navigator-plain,heli-all,swim-seed000,no-heli-rescue,swim-seed001,diver-flooded-only,diver-sunk-only,sunk-card-stays,hand-after-draw,solo
+    --layouts standard --players 1..4 --teams random --rules all
 
 cat > "$OUT/README.md" <<EOF
 # Published balance reports
@@ -107,7 +106,7 @@ if [ -f "$OUT/skill/README.md" ]; then       # written by make_skill_report.sh; 
         echo "- [Skill and luck](skill/README.md): the skill ladder (every policy and the clairvoyant reference"
         echo "  on the same deals), per-deal difficulty, and whether the rankings of teams and islands hold for"
         echo "  a stronger player; written by \`scripts/make_skill_report.sh\`. In short:"
-        sed -n '/^In short:/,/^```/p' "$OUT/skill/README.md" | grep '^- ' | sed 's/^/  /'
+        sed -n '/^\*\*At a glance\*\*$/,/^Contents:/p' "$OUT/skill/README.md" | grep '^- At ' | sed 's/^/  /'
     } >> "$OUT/README.md"
 fi
 echo "reports written to $OUT in $((SECONDS - start)) s" >&2

@@ -19,18 +19,16 @@ import numpy as np
 
 from fisim import engine
 from fisim.comparison import paired_difference
+from fisim.formatting import bracket, percent, points
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout
 from fisim.rules.state import ERROR, LOST, R_STATUS, R_TURNS, WON
 from fisim.stats import wilson
 from policies import load_policy
 
+WIDTH = 5           # of a percentage in the table
 LEVELS = ("novice", "normal", "elite", "legendary")
 PUBLISHED = {"novice": 0.158, "normal": 0.071, "elite": 0.021, "legendary": 0.006}
-
-
-def pct(x):
-    return f"{100 * x:5.2f}%"
 
 
 def main():
@@ -69,16 +67,18 @@ def main():
                 total_games, total_time, total_cpu = total_games + len(wins), total_time + seconds, total_cpu + cpu
                 lo, hi = wilson(int(wins.sum()), len(wins))
                 rates.append(wins.mean())
-                cells.append(f"{pct(wins.mean())} [{pct(lo)},{pct(hi)}]")
+                rate, lo, hi = (percent(x, width=WIDTH) for x in (wins.mean(), lo, hi))
+                cells.append(f"{rate} [{lo},{hi}]")
                 won.append(wins)
                 base.append(baseline.get((level, p)))
             avg = sum(rates) / len(rates)
             pub = PUBLISHED.get(level, float("nan"))
             line = (f"{level:<10}" + "".join(f"{c:>26}" for c in cells)
-                    + f"{pct(avg):>10}{pct(pub):>11}{avg / pub:>6.1f}x{pct(np.concatenate(early).mean()):>16}")
+                    + f"{percent(avg):>10}{percent(pub):>11}{avg / pub:>6.1f}x"
+                    + f"{percent(np.concatenate(early).mean()):>16}")
             if baseline:
                 diff, lo, hi = paired_difference(np.concatenate(won), np.concatenate(base))
-                line += f"{f'{100 * diff:+6.2f} points [{100 * lo:+.2f}, {100 * hi:+.2f}]':>36}"
+                line += f"{f'{points(diff):>6} points {bracket(lo, hi, 2, signed=True)}':>36}"
             print(line)
         print(f"({total_games:,} games in {total_time:.0f} s on {args.threads} threads: "
               f"{total_games / total_time:,.1f} games/s; {total_games / total_cpu:,.1f} games per second "

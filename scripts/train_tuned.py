@@ -15,10 +15,14 @@ A run may start from a file it wrote (--start) instead of the hand-set values: a
 more deals per candidate and smaller steps finds gains that the first run's sample could not tell
 from noise. The file written then gives the whole chain of commands in made_by.
 
+The file written is --out, which has no default: a trial run writes where it is told, and only
+`--out policies/tuned.json` replaces the shipped file (the weights `tuned` plays). Every argument
+is checked, and --out's folder found writable, before the first game.
+
 The same seed and settings give the same numbers, whatever the thread count. The shipped file
 was made by
 
-    python scripts/train_tuned.py --seed 1 --games 1000 --passes 6
+    python scripts/train_tuned.py --seed 1 --games 1000 --passes 6 --out policies/tuned.json
 
 in about a quarter of an hour on a 2-core AMD EPYC (2 threads; the file records its running time).
 Each pass records the incumbent's win rate on its new deals before and after the pass's changes
@@ -35,46 +39,87 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from fisim import engine
-from fisim.rules.config import GameConfig
+from fisim.cell import Cell, play
+from fisim.comparison import paired_difference
+from fisim.formatting import points
+from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.constants import LEVELS
-from fisim.rules.layouts import builtin_layout
 from fisim.rules.rng import game_seed
 from fisim.rules.state import R_STATUS, WON
-from policies import candidate, expert, tuned
+from policies import candidate, internal, tuned
+from policies.evaluation import WEIGHTS
 
-OUT = Path(tuned.__file__).with_name("tuned.json")
+CANDIDATE = internal(candidate)
+
+
+def _ranged(kind, allowed, choices):
+    """An argparse type: `kind` of the text, refused unless allowed(value), naming `choices`."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not allowed(value):
+            raise argparse.ArgumentTypeError(f"{text!r}: give {choices}")
+        return value
+    return parse
 
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=1, help="master seed of every deal played")
-    parser.add_argument("--games", type=int, default=1000, help="deals per (level, players) per candidate")
-    parser.add_argument("--passes", type=int, default=6)
-    parser.add_argument("--step", type=float, default=0.5, help="first pass: each weight times 1 +- step")
-    parser.add_argument("--shrink", type=float, default=0.7, help="the step's factor after each pass")
+    parser.add_argument("--seed", type=_ranged(int, lambda v: 0 <= v <= MAX_SEED,
+                                               f"a whole number from 0 to {MAX_SEED}"),
+                        default=1, help="master seed of every deal played")
+    parser.add_argument("--games", type=_ranged(int, lambda v: 1 <= v <= MAX_SIMULATE_GAMES,
+                                                f"a whole number from 1 to {MAX_SIMULATE_GAMES:,}"),
+                        default=1000, help="deals per (level, players) per candidate")
+    parser.add_argument("--passes", type=_ranged(int, lambda v: 0 <= v <= 100, "a whole number from 0 to 100"),
+                        default=6)
+    parser.add_argument("--step", type=_ranged(float, lambda v: 0 < v < 1, "a number above 0 and below 1"),
+                        default=0.5, help="first pass: each weight times 1 +- step")
+    parser.add_argument("--shrink", type=_ranged(float, lambda v: 0 < v <= 1, "a number above 0, at most 1"),
+                        default=0.7, help="the step's factor after each pass")
     parser.add_argument("--levels", default="novice,normal,elite")
-    parser.add_argument("--players", default="2,3,4")
+    parser.add_argument("--players", default="2,3,4", help="player counts, 2 to 4, comma-separated")
     parser.add_argument("--weights", help="tune only these (comma-separated names; default: every nonzero one)")
     parser.add_argument("--start", type=Path,
                         help="a file this script wrote: start from its weights (default: expert's hand-set ones)")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--version", type=int, help="the version the file gives tuned (default: tuned's + 1)")
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--threads", type=_ranged(int, lambda v: 1 <= v <= max_threads(),
+                                                  f"a whole number from 1 to {max_threads()} (this machine)"),
+                        default=min(2, max_threads()))
+    parser.add_argument("--version", type=_ranged(int, lambda v: v >= 1, "a whole number from 1"),
+                        help="the version the file gives tuned (default: tuned's + 1)")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the file to write; policies/tuned.json is the shipped one, which tuned plays")
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     for level in levels:
         if level not in LEVELS:
             parser.error(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-    args.cells = [(level, int(p)) for level in levels for p in args.players.split(",")]
-    names = expert.WEIGHTS.names
+    counts = [p.strip() for p in args.players.split(",")]
+    if not all(c.isascii() and c.isdigit() and 2 <= int(c) <= 4 for c in counts):
+        parser.error(f"--players {args.players}: give player counts from 2 to 4, such as 2,3,4")
+    args.cells = [(level, int(p)) for level in levels for p in counts]
+    names = WEIGHTS.names
     chosen = args.weights.split(",") if args.weights else names
     unknown = sorted(set(chosen) - set(names))
     if unknown:
         parser.error(f"unknown weights {', '.join(unknown)}; choose from {', '.join(names)}")
     args.start_data = _start_data(parser, args.start) if args.start else None
-    args.tuned = [names.index(n) for n in chosen if expert.WEIGHTS.hand_set[names.index(n)] != 0.0]
+    args.tuned = [names.index(n) for n in chosen if WEIGHTS.hand_set[names.index(n)] != 0.0]
+    _check_out(parser, args.out)
     return args
+
+
+def _check_out(parser, out):
+    """Refuse an --out that cannot be written, before a training of minutes or hours."""
+    folder = out.resolve().parent
+    if out.is_dir():
+        parser.error(f"--out {out} is a directory; give a file name, such as tuned-trial.json")
+    if not folder.is_dir():
+        parser.error(f"--out {out}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        parser.error(f"--out {out}: not writable")
 
 
 def _start_data(parser, path):
@@ -87,7 +132,7 @@ def _start_data(parser, path):
     if missing:
         parser.error(f"--start {path}: not a file this script wrote (no {', '.join(missing)})")
     try:
-        expert.WEIGHTS.array(data["weights"])      # the table refuses a stale file's names
+        WEIGHTS.array(data["weights"])      # the table refuses a stale file's names
     except ValueError as exc:
         parser.error(f"--start {path}: {exc}")
     return data
@@ -95,17 +140,16 @@ def _start_data(parser, path):
 
 def wins(values, args, deal_seed):
     """Won (bool per game) of every cell's deals under deal_seed, the candidate playing `values`."""
-    candidate.PLAYED[:] = expert.WEIGHTS.array(values)
-    layout = builtin_layout("standard")
+    candidate.PLAYED[:] = WEIGHTS.array(values)
     return np.concatenate([
-        engine.play_batch(layout, GameConfig(players=players, level=level), candidate, deal_seed,
-                          k * args.games, args.games, threads=args.threads)[:, R_STATUS] == WON
+        play(Cell("standard", level, players, None, CANDIDATE, ()), deal_seed, k * args.games, args.games,
+             threads=args.threads)[:, R_STATUS] == WON
         for k, (level, players) in enumerate(args.cells)])
 
 
 def train(args, log=print):
     """The tuned values ({name: value}) and the passes' record."""
-    values = dict(zip(expert.WEIGHTS.names, expert.WEIGHTS.hand_set))
+    values = dict(zip(WEIGHTS.names, WEIGHTS.hand_set))
     if args.start_data:
         values.update(args.start_data["weights"])
     step, record = args.step, []
@@ -116,20 +160,19 @@ def train(args, log=print):
         fresh = float(base.mean())      # the incumbent on deals it was not tuned on
         accepted = []
         for i in args.tuned:
-            name = expert.WEIGHTS.names[i]
+            name = WEIGHTS.names[i]
             best = None
             for factor in (1 + step, 1 - step):
                 trial = {**values, name: values[name] * factor}
                 won = wins(trial, args, deal_seed)
-                diff = won.astype(float) - base
-                gain, se = diff.mean(), diff.std() / np.sqrt(diff.size)
-                if gain > 2 * se and (best is None or gain > best[0]):
+                gain, low, _ = paired_difference(won, base, z=2.0)      # a gain two standard errors clear
+                if low > 0 and (best is None or gain > best[0]):
                     best = (gain, trial, won)
                 bar.update()
             if best is not None:
                 values, base = best[1], best[2]
                 accepted.append({"weight": name, "value": values[name], "gain": round(float(best[0]), 5)})
-                log(f"pass {p}: {name} = {values[name]:.4g} (+{100 * best[0]:.2f} points on these deals)")
+                log(f"pass {p}: {name} = {values[name]:.4g} ({points(best[0])} points on these deals)")
         record.append({"pass": p, "step": step, "won_before": round(fresh, 5),
                        "won_after": round(float(base.mean()), 5), "accepted": accepted})
         step *= args.shrink
@@ -143,7 +186,7 @@ def main(argv=None):
     values, record = train(args, log=tqdm.write)
     minutes = (time.time() - start) / 60
     settings = {k: getattr(args, k) for k in ("seed", "games", "passes", "step", "shrink", "levels", "players")}
-    weights = {name: values[name] for name in expert.WEIGHTS.names}
+    weights = {name: values[name] for name in WEIGHTS.names}
     made_by = ("python scripts/train_tuned.py " + " ".join(f"--{k} {v}" for k, v in settings.items())
                + (f" --weights {args.weights}" if args.weights else ""))
     running_time = f"{minutes:.0f} minutes with {args.threads} threads on {os.cpu_count()} {platform.machine()} cores"
@@ -153,7 +196,7 @@ def main(argv=None):
     data = {
         "policy": "tuned",
         # a new version only when the values change (a store refuses to mix the two)
-        "version": args.version or tuned.VERSION + (weights != expert.WEIGHTS.values(tuned.LEARNED)),
+        "version": args.version or tuned.VERSION + (weights != WEIGHTS.values(tuned.LEARNED)),
         "made_by": made_by,
         "running_time": running_time,
         "passes": record,

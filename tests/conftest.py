@@ -15,20 +15,36 @@ import numba
 import pytest
 
 from fisim.jit import runners
-from policies import load_policy
+from policies import LADDER, SPECS, load_policy
 
 ROOT = Path(__file__).parent.parent
 SUPPORT = Path(__file__).parent / "support"
 README = ROOT / "README.md"
+
+
+def _policy_units():
+    """The built-in policies' compile units, from their specs (policies/specs.py): each policy that
+    plays no other alone, the searches and references that play one together (clairvoyant's decide
+    is search's: it reuses what search's compiled), and each search over a base on the ladder with
+    its base (it reuses the base's compiled code), each at the smallest budget."""
+    def smallest(spec):
+        return f"{spec.name}:{spec.parameter.lowest + 1}" if spec.parameter else spec.name
+    units = {spec.name: [smallest(spec)] for spec in SPECS if not spec.plays}
+    for spec in SPECS:
+        if spec.plays:
+            units.setdefault(spec.plays, []).append(smallest(spec))
+    for rung in LADDER:
+        search, _, base = rung.partition("/")
+        if base:
+            units[base].append(f"{search.partition(':')[0]}:2/{base}")
+    return [tuple(unit) if len(unit) > 1 else unit[0] for unit in units.values()]
+
+
 # the units of compiling the tests need, the largest first: the engine's entry points (one unit:
-# record_game, play_out and run_phase reuse, in the same process, the game loop and the phases
-# run_games compiled), and each policy's decide ("README": the README's example policy); search's
-# with the clairvoyant reference's (search's decide, handed more) and tuned-search's (search over
-# tuned), which reuse in the same process what search's compiled (in another, it would compile it
-# all again: about a minute); likewise search over the planner after the planner's
-COMPILED = ("engine", "expert", "greedy", ("search:2", "clairvoyant:2", "tuned-search:2"), "tuned",
-            ("planner", "planner-search:2"),
-            "random", "passive",
+# record_game, play_out, run_phase and trace_games reuse, in the same process, the game loop and
+# the phases run_games compiled), each built-in policy's (_policy_units) and the policy files'
+# ("README": the README's example policy)
+COMPILED = ("engine", *sorted(_policy_units(), key=lambda unit: -len(unit) if isinstance(unit, tuple) else 0),
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)
@@ -68,7 +84,7 @@ def compile_unit(unit, directory):
     """Compile (or load from the cache) one unit of COMPILED: the engine's entry points, or
     policies' entries (a tuple: one after the other, in one process)."""
     if unit == "engine":
-        for entry in ("run_games", "record_game", "play_out", "run_phase"):
+        for entry in ("run_games", "record_game", "play_out", "run_phase", "trace_games"):
             runners.compile_engine_entry(entry)
     else:
         for name in unit if isinstance(unit, tuple) else (unit,):

@@ -49,7 +49,7 @@ def test_flood_draw_mask_is_the_hidden_flood_pile_at_every_decision(monkeypatch)
     cards are in it under the switch only. The checking policy (tests/support/pile_check.py) is
     handed the hidden piles as the clairvoyant reference is, and counts in its memory."""
     policy = load_policy(str(Path(__file__).parent / "support" / "pile_check.py"))
-    monkeypatch.setattr(policies, "sees_decks", lambda p: getattr(p, "module", p) is policy)
+    monkeypatch.setattr(policies, "sees_decks", lambda p: p is policy)
     run = runners.runner(policy)
     layout = builtin_layout("standard")
     for switches in ((), ("sunk-card-stays",)):
@@ -62,10 +62,10 @@ def test_flood_draw_mask_is_the_hidden_flood_pile_at_every_decision(monkeypatch)
             run.record_game(g, np.zeros(N_STREAMS, np.uint64), np.uint64(31), np.int64(game), np.int64(0), out)
             assert out[R_STATUS] in (WON, LOST)
             mem = g[st.MEM:st.MEM + st.MEM_SIZE]
-            assert mem[policy.MEM_WRONG] == 0, (switches, game)
-            checks += mem[policy.MEM_CHECKS]
+            assert mem[policy.module.MEM_WRONG] == 0, (switches, game)
+            checks += mem[policy.module.MEM_CHECKS]
             turns += out[R_TURNS]
-            with_sunk += mem[policy.MEM_SUNK_IN_PILE]
+            with_sunk += mem[policy.module.MEM_SUNK_IN_PILE]
         assert checks >= turns > 0          # every turn asks at least its first action
         assert (with_sunk > 0) == bool(switches), (switches, with_sunk)
 

@@ -1,5 +1,6 @@
 """Hostile input (issue 17): a store nothing can silently corrupt, and every bad input, damaged
 file or failing run ends in one line, never a traceback or a wrong number."""
+import dataclasses
 import errno
 import io
 import json
@@ -35,6 +36,7 @@ from policies import PolicyError, load_policy
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
+ROOT = Path(__file__).resolve().parent.parent
 CELLS = grid.expand(["standard"], ["normal", "elite"], [2], "random", ["random"], [()])
 TARGET = {"games": 3000}
 
@@ -90,8 +92,8 @@ def test_a_second_writer_is_refused_in_one_line(good, capsys):
         with pytest.raises(StoreError, match=rf"being written by another fisim sweep \(pid {os.getpid()} on host"):
             run_sweep(CELLS, good, 1, TARGET, chunk_games=1000)
         refused(cli(capsys, "sweep", "--levels", "normal,elite", "--players", "2", "--policies", "random",
-                    "--games", "3000", "--chunk-games", "1000", "--seed", "1", "--out", good, "--no-report"),
-                "being written by another fisim sweep")
+                    "--games", "3000", "--chunk-games", "1000", "--seed", "1", "--trace-games", "0", "--out", good,
+                    "--no-report"), "being written by another fisim sweep")
 
 
 def test_a_lock_left_by_a_killed_sweep_is_taken_over(good):
@@ -270,8 +272,9 @@ def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
     rows[:, 0] = 2                                              # LOST, without running the engine
     store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
     policy.write_text(policy.read_text() + "# edited\n")
-    with pytest.raises(StoreError, match="differs in: files"):
-        run_sweep(cells, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
+    again = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(str(policy)), [()])
+    with pytest.raises(StoreError, match="differs in: files"):      # a new run reads the edited file
+        run_sweep(again, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
 
 
 def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):
@@ -290,7 +293,8 @@ def test_an_adaptive_cap_below_a_chunk_plays_only_the_cap(tmp_path):
     (["simulate", "--games", str(10**18)], ["--games"]),
     (["sweep", "--games", str(10**18)], ["chunks"]),
     (["sweep", "--chunk-games", str(10**18)], ["--chunk-games"]),
-    (["sweep", "--ci", "nan"], ["--ci nan"]),
+    (["sweep", "--ci", "nan"], ["--ci must be a number above 0 and at most 0.5", "not nan"]),
+    (["sweep", "--dask-local", "999"], ["--dask-local 999: this machine runs at most", "worker processes"]),
     (["simulate", "--out", "missing-dir/games.parquet"], ["does not exist"]),
     (["simulate", "--out", "not-empty.csv"], ["is a directory"]),       # once refused after every game
     (["sweep", "--rules", "heli-all+heli-all,heli-all", "--levels", "normal", "--players", "2",
@@ -692,6 +696,37 @@ def test_a_per_game_file_that_does_not_belong_is_named_and_resume_replays_it(sto
     assert victim.read_bytes() == (stores / "per-game" / "games" / victim.name).read_bytes()
 
 
+@pytest.mark.parametrize("how", ["another seed's file under a chunk's name", "a file under another name",
+                                 "a per-game file in a store without them"])
+def test_a_per_game_file_that_belongs_to_no_chunk_is_named_by_every_reader(stores, tmp_path, capsys, how):
+    """Issue 48 item 4: another seed's per-game file copied into games/ under a new name passed
+    resume, report, load and compare unnoticed, and pd.read_parquet(DIR/games), the documented way
+    to read the rows, returned its rows mixed in. Every reader names it; a resumed sweep deletes one
+    named as a chunk of its own (fisim would write there), and refuses to touch any other."""
+    store = tmp_path / "store"
+    shutil.copytree(stores / ("good" if "without" in how else "per-game"), store)
+    source = sorted((stores / "per-game-seed2" / "games").glob("*.parquet"))[0]
+    name = source.name.replace("-000000", "-000009") if "chunk's name" in how else "extra.parquet"
+    (store / "games").mkdir(exist_ok=True)
+    shutil.copy(source, store / "games" / name)
+    assert len(pd.read_parquet(store / "games")) > 1000 * (6 if "without" not in how else 0)     # the rows it mixes in
+    for read in (fisim.load, lambda p: compare(p, "level"), data.read):
+        with pytest.raises(StoreError, match=f"per-game file {re.escape(name)} in .* belongs to no chunk") as info:
+            read(store)
+        assert "\n" not in str(info.value)
+    refused(cli(capsys, "report", store, "--format", "md"), name, "belongs to no chunk")
+    warnings = []
+    resume = lambda: run_sweep(CELLS, store, 1, TARGET, per_game="without" not in how,  # noqa: E731
+                               chunk_games=1000, warn=warnings.append)
+    if name == "extra.parquet":
+        with pytest.raises(StoreError, match=name):
+            resume()
+        assert (store / "games" / name).exists()
+    else:
+        assert resume().equals(fisim.load(stores / "per-game"))
+        assert not (store / "games" / name).exists() and any(name in w and "deleting it" in w for w in warnings)
+
+
 def _within(seconds, call):
     """call(), or TimeoutError if it takes longer (a read of a FIFO blocks for ever)."""
     def expire(*_):
@@ -842,3 +877,265 @@ def test_agreement_by_team_on_a_sweep_of_random_teams_is_refused(tmp_path, capsy
                "--games", "100", "--out", tmp_path / "store", "--quiet", "--no-report")[0] == 0
     refused(cli(capsys, "compare", tmp_path / "store", "--by", "team", "--agreement", "random,passive"),
             "one team (random) in every cell", "--teams all")
+
+
+# --- issue 48: whoever enters the engine, whatever a script or an API call is handed -----------
+
+def _variant(**values):
+    from fisim.rules.variant import Variant
+    return Variant("built-by-hand", tuple(values.items()))
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"players": 7}, "players must be 2, 3 or 4"), ({"players": 0}, "players must be"),
+    ({"players": "3"}, "players must be"), ({"players": 1}, "1 player needs the solo variant"),
+    ({"level": "99"}, "unknown level '99'"), ({"level": "hard"}, "unknown level 'hard'"),
+    ({"team": ("diver", "diver", "pilot")}, "appears twice"), ({"team": ("diver", 5, "pilot")}, "role names"),
+    ({"first": 3}, "first player must be a seat from 0 to 2"), ({"switches": {"nope"}}, "unknown rule switch 'nope'"),
+    ({"variant": _variant(hand_limit=99)}, "hand_limit = 99: give a whole number from 2 to 10"),
+    ({"variant": _variant(meter=(2, 0, "skull"))}, "position 2 holds 0"),
+    ({"variant": _variant(capture=6)}, "at most treasure_cards"),
+    ({"variant": "hard.toml"}, "variant must be a fisim.rules.variant.Variant"),
+])
+def test_the_engine_refuses_a_config_it_cannot_play_whoever_builds_it(config, words):
+    """scripts/train_tuned.py --players 7 once handed the engine a config it cannot play: the
+    compiled code wrote past its arrays ("double free or corruption", SIGABRT). Every entry checks
+    the config first, once a batch: play_batch, record, and a hand-built position (EngineGame)."""
+    from fisim import engine
+    from fisim.rules.config import GameConfig
+    from fisim.rules.layouts import builtin_layout
+    setting, policy, layout = GameConfig(**config), load_policy("random"), builtin_layout("standard")
+    for call in (lambda: engine.play_batch(layout, setting, policy, 0, 0, 10),
+                 lambda: engine.record(layout, setting, policy, 0, 0)):
+        with pytest.raises(ConfigError) as info:
+            call()
+        assert words in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("seed, first, games, repeat, words", [
+    (-1, 0, 10, 0, "seed must be a whole number from 0"), (0, -5, 10, 0, "first game must be"),
+    (0, 0, -1, 0, "games must be"), (0, 0, 10, 2**31, "repeat must be"), (1.5, 0, 10, 0, "seed must be"),
+    (0, 2**63 - 5, 10, 0, "go past the last game"),
+])
+def test_the_engine_refuses_numbers_it_cannot_play(seed, first, games, repeat, words):
+    from fisim import engine
+    from fisim.rules.config import GameConfig
+    from fisim.rules.layouts import builtin_layout
+    with pytest.raises(ConfigError, match=words):
+        engine.play_batch(builtin_layout("standard"), GameConfig(), load_policy("random"), seed, first, games,
+                          repeat=repeat)
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"switches": {"nope"}}, "unknown rule switch 'nope'"),
+    ({"variant": _variant(hand_limit=99)}, "hand_limit = 99: give a whole number from 2 to 10"),
+    ({"variant": _variant(actions=0)}, "actions = 0: give a whole number from 1 to 6"),
+])
+def test_a_hand_built_position_gets_the_same_check_of_its_rule_numbers(config, words):
+    """EngineGame (the rule tests' hand-made positions) may seat one pawn without the solo variant,
+    but not play a rule number out of range."""
+    from fisim.engine import EngineGame
+    from fisim.position import parse_position
+    p = dataclasses.replace(parse_position(_one_pawn()), **{k: frozenset(v) if k == "switches" else v
+                                                            for k, v in config.items()})
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        EngineGame.from_position(p)
+    EngineGame.from_position(parse_position(_one_pawn()))        # one pawn, official rules: played as before
+
+
+def _one_pawn():
+    from support.board import ISLAND
+    return ISLAND + "pilot@FL:\n"
+
+
+def test_a_small_master_seed_can_be_found_from_the_policy_stream_as_the_docs_say():
+    """One-way is not secret (docs/policies.md): hashing the candidates, master seeds 0..3 and games
+    0..99, finds the seed of a game from the policy stream's counter alone; the docs say so, and
+    how a random master seed puts it out of reach."""
+    from fisim.rules.rng import _GOLDEN, N_STREAMS, POLICY, game_seed, init_streams, keyed_hash
+    streams = np.zeros(N_STREAMS, np.uint64)
+    init_streams(np.uint64(game_seed(2, 57)), streams)         # what a policy of game 57 of seed 2 is handed
+    found = [(s, i) for s in range(4) for i in range(100)
+             if keyed_hash(np.uint64(game_seed(s, i)), _GOLDEN, np.uint64(POLICY)) == streams[POLICY]]
+    assert found == [(2, 57)]
+    docs = " ".join((ROOT / "docs" / "policies.md").read_text().split())
+    assert "One-way is not secret" in docs and "secrets.randbelow(2**63)" in docs
+    assert "tells nothing" not in docs
+
+
+def test_an_interpreted_engine_says_so_once_on_a_large_run(tmp_path):
+    """NUMBA_DISABLE_JIT=1 plays hundreds of times slower and once said nothing for minutes: on a
+    terminal (here a pseudo-terminal), a large run says in one line that the engine runs
+    interpreted, once, however many batches it plays."""
+    import pty
+    main_end, terminal = pty.openpty()
+    proc = subprocess.Popen([str(FISIM), "simulate", "--games", "100000", "--policy", "random", "--players", "2"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=terminal, cwd=tmp_path,
+                            env={**os.environ, "NUMBA_DISABLE_JIT": "1"})
+    os.close(terminal)
+    seen, deadline = b"", time.time() + 120
+    try:
+        while time.time() < deadline and b"runs interpreted" not in seen:
+            seen += _read_some(main_end)
+        end = time.time() + 3                                   # a second line would come with the first batches
+        while time.time() < end:
+            seen += _read_some(main_end)
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(main_end)
+    text = seen.decode(errors="replace")
+    assert text.count("runs interpreted") == 1, text
+    assert "fisim: the engine runs interpreted (NUMBA_DISABLE_JIT is set)" in text
+
+
+def _read_some(fd):
+    import select
+    ready, _, _ = select.select([fd], [], [], 0.2)
+    try:
+        return os.read(fd, 4096) if ready else b""
+    except OSError:                                             # the child's end closed
+        return b""
+
+
+# --- issue 48 item 2: the Python API checks what the command line checks ------------------------
+
+SMALL_SWEEP = {"levels": "novice", "players": 2, "policies": "random", "report": False, "progress": False}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"games": "100"}, "games must be a whole number of at least 1, not '100'"),
+    ({"games": float("nan")}, "games must be a whole number of at least 1, not nan"),
+    ({"games": float("inf")}, "games must be a whole number"), ({"games": -5}, "not -5"),
+    ({"games": True}, "not True"), ({"games": 10**18}, "chunks; play fewer games or raise chunk_games"),
+    ({"games": 100, "ci": 0.01}, "give games or ci, not both"),
+    ({"ci": -0.01}, "ci must be a number above 0 and at most 0.5, such as 0.005, not -0.01"),
+    ({"ci": float("nan")}, "not nan"), ({"ci": "0.01"}, "ci must be a number"),
+    ({"ci": 0.01, "max_games": 0}, "max_games must be a whole number of at least 1"),
+    ({"chunk_games": 0}, "chunk_games must be a whole number from 1 to 1,000,000"),
+    ({"seed": -1}, "seed must be a whole number from 0"), ({"threads": 999}, "threads must be a whole number from 1"),
+    ({"per_game": "yes"}, "per_game must be True or False"), ({"report": None}, "report must be True or False"),
+    ({"progress": "bar"}, "progress must be True"), ({"out": 5}, "out must be a path"),
+    ({"rules": None}, "rules must be a str such as 'official', an int or a list of them, not None"),
+    ({"players": [2.5]}, "players must be a str"), ({"levels": []}, "levels is empty"),
+    ({"players": 5}, "unknown player count '5'"), ({"sets": 5}, "sets must be a str"),
+])
+def test_the_api_sweep_checks_what_the_command_line_checks_before_anything_is_written(tmp_path, kwargs, words):
+    """fisim.sweep(games="100" / nan / -5 / True, rules=None, ci=-0.01) raised raw TypeErrors, wrote a
+    manifest it then called damaged, or played toward ten million games a cell."""
+    with pytest.raises(ConfigError) as info:
+        fisim.sweep(kwargs.pop("out", tmp_path / "out"), **{**SMALL_SWEEP, **kwargs})
+    assert words in str(info.value) and "\n" not in str(info.value), str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"formats": 5}, "formats must be a str such as 'html,md' or a list of str, not 5"),
+    ({"formats": "pdf"}, "unknown report format 'pdf'"), ({"formats": ["md", 5]}, "formats must be a str"),
+    ({"out": 5}, "out must be a path"), ({"title": 5}, "title must be a str or None"),
+])
+def test_the_api_report_checks_its_arguments_before_writing(good, tmp_path, kwargs, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        fisim.report(good, **{"out": tmp_path / "report", **kwargs})
+    assert not (tmp_path / "report").exists() and not (good / "report").exists()
+    with pytest.raises(StoreError, match="a results directory is a path"):
+        fisim.report(5)
+
+
+TUNE_API = {"values": "1..2", "players": 2, "policy": "random", "max_games": 1000, "progress": False}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"target": "0.5"}, "target must be a number above 0 and below 1, such as 0.5, not '0.5'"),
+    ({"target": 1}, "target must be a number above 0 and below 1"), ({"target": float("nan")}, "not nan"),
+    ({"max_games": 0}, "max_games must be a whole number from 1"), ({"max_games": 1500.5}, "not 1500.5"),
+    ({"seed": 2**63}, "seed must be"), ({"repeat": -1}, "repeat must be"), ({"threads": 0}, "threads must be"),
+    ({"param": 5}, "param must be a str"), ({"param": "nope"}, "unknown --param 'nope'"),
+    ({"layout": None}, "layout must be a str"), ({"policy": 5}, "policy must be a str"),
+    ({"out": 5}, "out must be a path"), ({"progress": 1.5}, "progress must be True"),
+    ({"players": "2"}, "players must be 2, 3 or 4"), ({"values": [1.5]}, "give whole numbers"),
+])
+def test_the_api_tune_checks_what_the_command_line_checks_before_anything_is_written(tmp_path, kwargs, words):
+    arguments = {"param": "start_level", "target": 0.5, **TUNE_API, "out": tmp_path / "tune", **kwargs}
+    with pytest.raises(ConfigError) as info:
+        fisim.tune(arguments.pop("param"), arguments.pop("target"), **arguments)
+    assert words in str(info.value) and "\n" not in str(info.value), str(info.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"by": "nope"}, "cannot compare by 'nope'"), ({"by": 5}, "cannot compare by 5"),
+    ({"agreement": "random"}, "agreement takes two different policies"),
+    ({"agreement": ["random", "random"]}, "two different policies"),
+    ({"agreement": "random,nobody"}, "agreement: unknown policy 'nobody'"),
+    ({"by": "policy", "agreement": "random,passive"}, "by policy is not one"),
+    ({"baseline": "passive"}, "baseline C goes with agreement A,B"), ({"disjoint": True}, "disjoint goes with"),
+    ({"agreement": "random,passive", "disjoint": "yes"}, "disjoint must be True or False"),
+    ({"agreement": "random,passive", "baseline": "random"}, "is one of agreement's policies"),
+])
+def test_the_api_compare_takes_and_checks_its_commands_options(good, kwargs, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        fisim.compare(good, **{"by": "level", **kwargs})
+
+
+def test_agreement_by_players_or_rules_says_players_and_rules(tmp_path, capsys):
+    """compare --agreement by players printed "playerss" (and by rules "ruless")."""
+    cells = grid.expand(["standard"], ["novice"], [2, 3, 4], "random", ["random", "passive"], [()])
+    run_sweep(cells, tmp_path / "store", 0, {"games": 200}, chunk_games=1000)
+    status, out, err = cli(capsys, "compare", tmp_path / "store", "--by", "players", "--agreement", "random,passive")
+    assert status == 0, err
+    assert "rank the player counts alike?" in out and "playerss" not in out
+
+
+# --- issue 48 item 7: the ladder's replayer is checked by its play, not its spelling --------------
+
+LADDER_SMALL = ["ladder", "--levels", "novice", "--players", "2", "--games", "20", "--deals", "2", "--repeats", "2",
+                "--policies", "random", "--no-clairvoyant", "--quiet"]
+
+
+@pytest.mark.parametrize("replayer", ["expert@1", "a file that never draws"])
+def test_a_replayer_that_never_draws_on_its_stream_is_refused_however_it_is_named(tmp_path, capsys, replayer):
+    """`--replayer expert@1` and a policy file that ignores rng passed the check of bare names, and
+    every replay of a deal was the same game. Deals played twice by it show it, before any game is
+    stored."""
+    if replayer != "expert@1":
+        replayer = str(_policy_file(tmp_path, "first_option", "return 0"))
+    refused(cli(capsys, *LADDER_SMALL, "--replayer", replayer, "--out", tmp_path / "ladder"),
+            f"--replayer {replayer} plays every replay of a deal alike", "were the same game")
+    assert not (tmp_path / "ladder").exists()
+
+
+def test_replays_differ_for_a_policy_that_draws_on_its_stream_and_not_for_one_that_does_not(readme_policy):
+    from fisim.skill import replays_differ
+    assert replays_differ("random", "novice", 2) and replays_differ(str(readme_policy), "novice", 3, seed=4)
+    assert not replays_differ("expert", "novice", 2) and not replays_differ("expert@1", "elite", 4)
+    assert replays_differ("passive", "novice", 2)                           # its first 11 deals replay alike
+
+
+def test_an_all_lost_replay_says_so_instead_of_a_deal_share_of_nan():
+    """The deal's share of the outcome's variance is undefined when no replay won (or all did): the
+    table said 'nan%'."""
+    from fisim import skill as ladder
+    from fisim.reporting.ladder import _deal_share
+    outcomes = {("legendary", 4): ("expert@1", np.zeros((20, 5), bool)), ("novice", 2): ("expert@1", np.ones((20, 5),
+                                                                                                             bool))}
+    deals = ladder.deal_table({}, outcomes)
+    assert deals["deal_share"].isna().all()
+    assert sorted(_deal_share(row) for _, row in deals.iterrows()) == ["all won", "none won"]
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a link to /dev/zero", "a directory"])
+def test_a_layout_that_is_not_a_regular_file_is_said_to_be_so_at_once(tmp_path, capsys, kind):
+    """A FIFO or /dev/zero as --layout was an 'unknown layout' (a read of it would block, or never
+    end): 'is not a regular file', as a variant file's, in every command that takes a layout."""
+    path = tmp_path / "island.txt"
+    if kind == "a FIFO":
+        os.mkfifo(path)
+    elif kind == "a directory":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    for args in (["simulate", "--layout", path, "--games", "1"], ["sweep", "--layouts", path, "--out", tmp_path / "s"],
+                 ["layouts", path]):
+        _within(10, lambda args=args: refused(cli(capsys, *args), f"layout file {path} is not a regular file"))
+    assert not (tmp_path / "s").exists()

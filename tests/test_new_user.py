@@ -181,3 +181,123 @@ def test_a_decide_without_njit_is_told_to_add_it(tmp_path):
     r = run("simulate", "--policy", str(path), "--games", "10")
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert "plain.py: decide() is not compiled: decorate it with @njit" in r.stderr
+
+
+# --- notebooks (issue 47 item 5) ----------------------------------------------------------------
+
+def test_every_api_axis_takes_an_int_or_a_list_as_well_as_a_string(tmp_path):
+    """fisim.sweep(players=3) raised TypeError although simulate takes an int."""
+    import fisim
+    as_text = fisim.sweep(tmp_path / "text", levels="novice,2", players="2", policies="random",
+                          rules="official,heli-all", games=300, report=False, progress=False)
+    as_values = fisim.sweep(tmp_path / "values", levels=[1, "normal"], players=2, policies=["random"],
+                            rules=["official", ("heli-all",)], games=300, report=False, progress=False)
+    assert as_values.equals(as_text) and len(as_text) == 4
+    assert list(fisim.sweep(tmp_path / "one", levels=3, players=[3], teams=[("diver", "pilot", "engineer")],
+                            policies="random", games=100, report=False, progress=False)["team"]) == \
+        ["diver+pilot+engineer"]
+    tuned = fisim.tune("hand_limit", 0.3, values=[4, 5], level=1, players=2, policy="random", max_games=1000,
+                       out=tmp_path / "tune", progress=False)
+    assert sorted(tuned.table()["value"]) == [4, 5]
+
+
+def test_long_api_calls_report_their_progress(tmp_path, capsys, monkeypatch):
+    """progress=True (the default) shows a tqdm.auto bar once a call has run fisim.progress.DELAY
+    seconds; a function is called with the games as blocks finish; False shows nothing."""
+    import fisim
+    from fisim import progress
+    seen = {}
+    for name, call in (("simulate", lambda p: fisim.simulate(players=2, policy="random", games=700, progress=p)),
+                       ("sweep", lambda p: fisim.sweep(tmp_path / "s", levels="novice", players=2, policies="random",
+                                                       games=1500, report=False, progress=p)),
+                       ("tune", lambda p: fisim.tune("start_level", 0.2, values="1..2", players=2, policy="random",
+                                                     max_games=1000, out=tmp_path / "t", progress=p))):
+        counted = []
+        call(counted.append)
+        seen[name] = sum(counted)
+    assert seen == {"simulate": 700, "sweep": 1500, "tune": 2000}
+    capsys.readouterr()
+    fisim.simulate(players=2, policy="random", games=700, progress=False)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(progress, "DELAY", 0)
+    fisim.simulate(players=2, policy="random", games=700)
+    assert "700/700" in capsys.readouterr().err
+
+
+def test_a_tuning_and_a_summary_show_themselves_in_jupyter(tmp_path):
+    import fisim
+    games = fisim.simulate(players=2, policy="random", level="novice", games=400, seed=3, progress=False)
+    table = fisim.summary(games)
+    win = table.set_index("measure").loc["win"]
+    shown = table._repr_html_()
+    low, high = f"{100 * win['ci_low']:.2f}", f"{100 * win['ci_high']:.2f}"
+    assert f"400 games: win rate {100 * win['value']:.2f}% ({low}-{high}%)" in shown and "<table" in shown
+    assert type(table.head(2)) is pd.DataFrame and table["value"].dtype == float        # numbers stay numbers
+    tuned = fisim.tune("start_level", 0.2, values="1..3", players=2, policy="random", max_games=1000,
+                       out=tmp_path / "t", progress=False)
+    shown = tuned._repr_html_()
+    assert f"tune start_level to a win rate of 20%: answer {tuned.table().query('answer')['label'].iloc[0]}" in shown
+    assert shown.count("&lt;- answer") == 1 and "<table" in shown
+
+
+def test_fisim_compare_names_its_columns_as_the_report_tables_and_orders_levels(tmp_path):
+    """fisim.compare's level is an ordered category, as in fisim.load; its difference's interval is
+    difference_ci_low/high and each rate has its own, as in the report's policies-compared table,
+    whose rows it matches for one player count; the command's CSV has the same columns."""
+    import fisim
+    out = tmp_path / "store"
+    fisim.sweep(out, levels="elite,novice", players=2, policies="random,passive", games=1000, report=False,
+                progress=False)
+    compared = fisim.compare(out, by="policy")
+    assert isinstance(compared["level"].dtype, pd.CategoricalDtype) and compared["level"].cat.ordered
+    assert list(compared["level"].cat.categories[:2]) == ["novice", "normal"]
+    assert compared["level"].dtype == fisim.load(out)["level"].dtype
+    fisim.report(out, formats="csv")
+    table = pd.read_csv(out / "report" / "tables" / "policies-compared.csv")
+    assert set(table.columns) <= set(compared.columns)
+    mine = compared.set_index("level").loc[list(table["level"])]
+    for column in ("rate", "ci_low", "baseline_ci_high", "difference", "difference_ci_low", "difference_ci_high"):
+        assert np.allclose(table[column], mine[column], atol=1e-9), column
+    csv = pd.read_csv(io.StringIO(run("compare", str(out), "--by", "policy", "--format", "csv").stdout))
+    assert list(csv.columns) == list(compared.columns)
+    roles = fisim.compare(out, by="role")
+    assert {"difference_ci_low", "difference_ci_high"} <= set(roles.columns) and roles["level"].cat.ordered
+
+
+def test_fisim_compare_takes_the_agreement_options_of_its_command(tmp_path):
+    import fisim
+    out = tmp_path / "store"
+    fisim.sweep(out, levels="novice,normal,elite", players=2, policies="random,passive", games=1000, report=False,
+                progress=False)
+    result = fisim.compare(out, by="level", agreement=["random", "passive"], disjoint=True)
+    assert result.policies == ("random", "passive") and result.disjoint and set(result.items["games"]) == {500}
+    csv = run("compare", str(out), "--by", "level", "--agreement", "random,passive", "--disjoint", "--format", "csv")
+    assert np.allclose(pd.read_csv(io.StringIO(csv.stdout))["rate_random"], result.items["rate_random"])
+
+
+def test_the_ladder_the_agreement_and_a_replay_are_in_the_python_api(tmp_path):
+    """issue 44 item 6: fisim.ladder plays and reads what `fisim ladder` does (the same stores, the
+    same tables), fisim.agreement is compare's --agreement, fisim.replay the transcript `fisim
+    replay` prints."""
+    import fisim
+    out = tmp_path / "ladder"
+    tables = fisim.ladder(out, levels="novice", players=2, games=20, policies="random,passive", clairvoyant=0,
+                          deals=4, repeats=2, replayer="passive", progress=False)
+    assert set(tables) == {"ladder", "gap", "deals"} and tables["gap"].empty
+    assert set(tables["ladder"]["games"]) == {20} and len(tables["deals"]) == 1
+    assert (out / "report" / "report.md").exists()
+    again = run("ladder", "--levels", "novice", "--players", "2", "--games", "20", "--policies", "random,passive",
+                "--no-clairvoyant", "--deals", "4", "--repeats", "2", "--replayer", "passive", "--out", str(out))
+    assert again.returncode == 0 and "nothing to play" in again.stderr + again.stdout       # the same stores
+    with pytest.raises(ValueError, match="replayer expert plays every replay of a deal alike"):
+        fisim.ladder(tmp_path / "bad", levels="novice", players=2, games=20, policies="random", replayer="expert")
+    with pytest.raises(ValueError, match="deals 50 needs games of at least 50"):
+        fisim.ladder(tmp_path / "bad", games=20, deals=50)
+    text = fisim.replay(level="novice", players=2, policy="random", seed=3, game=1)
+    assert text == run("replay", "--level", "novice", "--players", "2", "--policy", "random", "--seed", "3",
+                       "--game", "1").stdout
+    store = tmp_path / "store"
+    fisim.sweep(store, levels="novice,normal,elite", players=2, policies="random,passive", games=1000, report=False,
+                progress=False)
+    result = fisim.agreement(store, "random,passive", by="level")
+    assert result.policies == ("random", "passive") and len(result.items) == 3

@@ -34,12 +34,14 @@ from fisim.rules.options import (
 from fisim.rules.state import ERROR, LOST, WON
 from fisim.rules.turn import R_STATUS
 from policies import BUILTIN, LEGAL, PolicyError, load_policy
-from policies.common import lift_chosen, remembered_destination
+from policies.memory import lift_chosen, remembered_destination
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
-POLICIES = sorted(LEGAL)     # R-INFO holds for these; the clairvoyant reference: tests/test_clairvoyant.py
-FAST_POLICIES = [name for name in POLICIES if not name.endswith("search")]
+# R-INFO holds for these (search over the evaluation's family and over a policy that ranks nothing
+# too); the clairvoyant reference: tests/test_clairvoyant.py
+POLICIES = sorted(LEGAL) + ["search/greedy", "search/planner", "search/tuned"]
+FAST_POLICIES = [name for name in POLICIES if not name.startswith("search")]
 
 
 # --- R-INFO: no policy reads the order of a draw pile --------------------------------------
@@ -116,7 +118,7 @@ def test_a_user_policy_file_loads_and_plays(readme_policy):
 def test_the_registry_has_versions_and_refuses_unknown_names_and_versions():
     assert {"random", "passive", "greedy", "expert"} <= set(BUILTIN)
     expert = load_policy("expert@1")
-    assert expert.NAME == "expert" and expert.VERSION == 1
+    assert expert.NAME == "expert" and expert.VERSION == "1"
     with pytest.raises(PolicyError, match="version"):
         load_policy("expert@99")
     with pytest.raises(PolicyError, match="unknown policy"):
@@ -143,6 +145,17 @@ def _policy_file(tmp_path, name, body):
 def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
     message = _simulate_error(_policy_file(tmp_path, "broken", "return undefined_name + 1"))
     assert "\n" not in message and "policy broken" in message and "undefined_name" in message
+
+
+def test_a_typo_that_fails_while_compiling_is_said_to_fail_to_compile(tmp_path):
+    """Issue 47, 7: a misspelt function of a module fails inside Numba's compile as a plain
+    AttributeError, once reported as raised "during a game"."""
+    path = tmp_path / "typo.py"
+    path.write_text("from numba import njit\nfrom fisim.rules import view\nNAME = 'typo'\n@njit\n"
+                    "def decide(pub, options, n, mem, rng):\n    return view.decison(pub) % n\n")
+    message = _simulate_error(path)
+    assert message.startswith("policy typo: its decide() does not compile with Numba"), message
+    assert "AttributeError" in message and "'decison'" in message and "during a game" not in message
 
 
 def test_a_policy_cannot_write_to_pub(tmp_path):
@@ -262,7 +275,7 @@ flood discard: CS OB WT
 
 
 def test_a_lift_chosen_with_its_destination_lands_there_at_the_lift_dest_decision():
-    """policies.common: the destination kept by lift_chosen is the one picked at LIFT_DEST."""
+    """policies.memory: the destination kept by lift_chosen is the one picked at LIFT_DEST."""
     mem = np.zeros(st.MEM_SIZE, np.int32)
     assert lift_chosen(mem, 3, 17) == 3
     destinations = np.array([code(LIFT_TO, d) for d in (2, 9, 17, 20)], np.int32)

@@ -124,7 +124,7 @@ def probe():
 
 
 def test_the_probe_checks_every_accessor(probe):
-    source = inspect.getsource(probe)
+    source = inspect.getsource(probe.module)
     missing = [name for name in accessors() if f"view.{name}(" not in source]
     assert not missing
 
@@ -140,7 +140,7 @@ def test_every_accessor_reads_the_raw_offsets_at_every_decision_of_real_games(pr
             rng, out = np.zeros(N_STREAMS, np.uint64), np.zeros(st.R_SIZE, np.int32)
             runners.runner(probe).record_game(g, rng, np.uint64(7), np.int64(game), np.int64(0), out)
             mem = g[st.MEM:st.MEM + st.MEM_SIZE]
-            assert out[st.R_STATUS] != st.ERROR, (layout, rules, game, f"check {mem[probe.FAILED]} failed")
+            assert out[st.R_STATUS] != st.ERROR, (layout, rules, game, f"check {mem[probe.module.FAILED]} failed")
             met += mem[:len(DECISION_NAMES)]
     assert (met > 0).all(), dict(zip(DECISION_NAMES, met.tolist()))
 

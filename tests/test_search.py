@@ -151,7 +151,7 @@ flood on top: FL
     assert otype(acts[0]) == SHORE and field1(acts[0]) == p.cell_of("FL")
 
 
-@pytest.mark.parametrize("name", ["search:2", "planner-search:2"])
+@pytest.mark.parametrize("name", ["search:2", "planner-search:2", "search:2/greedy"])
 def test_search_plays_legal_games_over_all_layouts_and_rule_switches(name):
     """At a tiny budget (2 worlds): every built-in layout, 2-4 players, every level and every
     rule switch in turn, no illegal choice."""
@@ -178,7 +178,7 @@ def test_search_gives_the_same_games_on_one_and_two_threads():
 def test_the_budget_is_part_of_the_policys_name():
     assert load_policy("search").NAME == "search:64" and load_policy("search").ARG == 64
     policy = load_policy("search:8@2")
-    assert (policy.NAME, policy.ARG, policy.VERSION) == ("search:8", 8, 2)
+    assert (policy.NAME, policy.ARG, policy.VERSION) == ("search:8", 8, "2")
     assert runners.runner(policy) is runners.runner(load_policy("search:64"))
 
 

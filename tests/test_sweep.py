@@ -19,7 +19,7 @@ from fisim.comparison import compare, paired_difference
 from fisim.limits import CHUNK_GAMES
 from fisim.reporting.data import read
 from fisim.results.chunks import chunk_slot
-from fisim.rules.config import ConfigError
+from fisim.rules.config import SWITCHES, ConfigError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
 from fisim.store import read_store
@@ -82,6 +82,7 @@ def test_axes_parse_ranges_lists_and_all():
     assert grid.parse_levels("normal,elite") == ["normal", "elite"]
     assert grid.parse_players("2..4") == [2, 3, 4]
     assert grid.parse_rules("official,heli-all+navigator-plain") == [(), ("heli-all", "navigator-plain")]
+    assert grid.parse_rules("all") == [(), *((s,) for s in SWITCHES)]    # make_reports.sh's rule readings
     cells = grid.expand(["standard"], ["normal"], [2, 3, 4], "all", ["random"], [()])
     assert [sum(c.players == p for c in cells) for p in (2, 3, 4)] == [15, 20, 15]
     with pytest.raises(ConfigError):
@@ -110,14 +111,16 @@ def test_resume_after_a_kill_gives_the_same_store_as_an_uninterrupted_run(tmp_pa
 
 @pytest.mark.slow
 def test_one_thread_two_threads_and_a_dask_cluster_give_identical_stores(tmp_path):
+    """The same chunks, their win-chance traces included (the first 8 games of each cell)."""
     cells = small_cells()
     target = {"games": 12_000}
-    one = run_sweep(cells, tmp_path / "one", 3, target, backend=LocalBackend(1), chunk_games=5000)
-    two = run_sweep(cells, tmp_path / "two", 3, target, backend=LocalBackend(2), chunk_games=5000)
-    dask = run_sweep(cells, tmp_path / "dask", 3, target, backend=DaskBackend(workers=2), chunk_games=5000)
+    one = run_sweep(cells, tmp_path / "one", 3, target, backend=LocalBackend(1), chunk_games=5000, trace_games=8)
+    two = run_sweep(cells, tmp_path / "two", 3, target, backend=LocalBackend(2), chunk_games=5000, trace_games=8)
+    dask = run_sweep(cells, tmp_path / "dask", 3, target, backend=DaskBackend(workers=2), chunk_games=5000,
+                     trace_games=8)
     assert chunk_contents(tmp_path / "one") == chunk_contents(tmp_path / "two") == chunk_contents(tmp_path / "dask")
     assert one.equals(two) and one.equals(dask)
-    assert list(one["games"]) == [12_000] * 4
+    assert list(one["games"]) == [12_000] * 4 and list(one["traced"]) == [8] * 4
 
 
 def test_adaptive_ci_stops_at_the_first_step_that_reaches_the_target(tmp_path):
@@ -185,7 +188,8 @@ def test_compare_gives_paired_differences_that_match_the_games(tmp_path):
         pick = games[games["policy"].str.startswith(row["policy"])]
         a = pick[pick["rules"] == "heli-all"].sort_values("game")["won"].to_numpy()
         b = pick[pick["rules"] == "official"].sort_values("game")["won"].to_numpy()
-        assert (row["difference"], row["ci_low"], row["ci_high"]) == pytest.approx(paired_difference(a, b))
+        assert (row["difference"], row["difference_ci_low"], row["difference_ci_high"]) == pytest.approx(
+            paired_difference(a, b))
     r = fisim_cmd("compare", str(out), "--by", "rules")
     assert r.returncode == 0 and "heli-all vs official" in r.stdout
 
@@ -415,6 +419,20 @@ def test_the_summary_table_keeps_its_columns_apart_for_a_team_of_four():
     assert "diver+engineer+explorer+messenger  search:8" in lines[2]
 
 
+
+
+def test_the_summary_table_lists_teams_and_islands_by_win_rate():
+    """A sweep of teams (or islands) lists them highest win rate first within each setting of the
+    rest, whatever order the grid played them in (issue 47 item 7)."""
+    frame = pd.DataFrame([{"layout": "standard", "level": level, "players": 2, "team": team, "policy": "expert@1",
+                           "rules": "official", "games": 1000, "rate": rate, "ci_low": rate - 0.03,
+                           "ci_high": rate + 0.03, "complete": True}
+                          for level in ("novice", "elite")
+                          for team, rate in (("diver+pilot", 0.2), ("engineer+explorer", 0.5), ("messenger+navigator",
+                                                                                                0.3))])
+    lines = format_table(frame).splitlines()[1:7]
+    assert [line.split()[1] for line in lines] == ["novice"] * 3 + ["elite"] * 3
+    assert [line.split()[3] for line in lines] == ["engineer+explorer", "messenger+navigator", "diver+pilot"] * 2
 
 
 def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_path, capsys, monkeypatch):

@@ -2,11 +2,15 @@
 makes it. R-INFO for tuned is tested with every legal policy's (tests/test_policies.py)."""
 import importlib.util
 import json
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import policies
 from fisim import engine, grid
 from fisim.jit.generated import source_key
 from fisim.results.chunks import chunk_record
@@ -15,7 +19,7 @@ from fisim.rules.layouts import builtin_layout
 from fisim.rules.state import R_SIZE
 from fisim.store import Store, StoreError, file_digest, manifest_for
 from fisim.sweeping import run_sweep
-from policies import candidate, expert, load_policy, tuned
+from policies import PolicyError, candidate, evaluation, internal, load_policy, tuned
 from policies.weights import WeightTable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,16 +48,27 @@ def test_the_weight_table_exchanges_values_by_name():
 
 def test_experts_far_share_is_made_as_before():
     """The derived table holds the doubles the hand-set code computed (FAR * FAR_DECAY ** k)."""
-    w = expert.HAND_SET
-    assert [w[expert.FAR_SHARE + k] for k in range(expert.FAR_STEPS + 1)] == \
-        [0.4 * 0.6 ** k for k in range(expert.FAR_STEPS + 1)]
+    w = evaluation.HAND_SET
+    assert [w[evaluation.FAR_SHARE + k] for k in range(evaluation.FAR_STEPS + 1)] == \
+        [0.4 * 0.6 ** k for k in range(evaluation.FAR_STEPS + 1)]
 
 
 def test_tuned_plays_the_data_files_weights_and_version():
     data = json.loads(tuned.DATA.read_text())
-    assert tuned.VERSION == data["version"] >= 1 and set(data["weights"]) == set(expert.WEIGHTS.names)
-    assert expert.WEIGHTS.values(tuned.LEARNED) == data["weights"] != expert.WEIGHTS.values(expert.HAND_SET)
+    assert tuned.VERSION == data["version"] >= 1 and set(data["weights"]) == set(evaluation.WEIGHTS.names)
+    assert evaluation.WEIGHTS.values(tuned.LEARNED) == data["weights"] != evaluation.WEIGHTS.values(evaluation.HAND_SET)
+    assert load_policy("tuned").label == f"tuned@{data['version']}"     # the shipped file (specs: data_digest)
     assert "scripts/train_tuned.py --seed" in data["made_by"] and "minutes" in data["running_time"]
+
+
+def _edited_tuned(tmp_path, monkeypatch):
+    """tuned resolved as a process would that read an edited tuned.json (CAP one more)."""
+    edited = tmp_path / "tuned.json"
+    data = json.loads(tuned.DATA.read_text())
+    data["weights"]["CAP"] += 1.0
+    edited.write_text(json.dumps(data))
+    monkeypatch.setattr(tuned, "DATA", edited)
+    return policies._builtin("tuned"), edited
 
 
 def test_the_data_file_is_in_tuneds_cache_key_and_store_fingerprint(tmp_path, monkeypatch):
@@ -66,23 +81,57 @@ def test_the_data_file_is_in_tuneds_cache_key_and_store_fingerprint(tmp_path, mo
     rows = np.zeros((1000, R_SIZE), np.int32)
     rows[:, 0] = 2                                              # LOST, without running the engine
     store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
-    key = source_key(tuned)
-    edited = tmp_path / "tuned.json"
+    key = source_key(load_policy("tuned"))
+    edited, path = _edited_tuned(tmp_path, monkeypatch)
+    assert source_key(edited) != key and edited.content == file_digest(path)
+    with pytest.raises(StoreError, match="differs in: policies, files"):      # its label names it apart too
+        run_sweep([replace(cells[0], policy=edited)], tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
+
+
+def test_a_data_file_other_than_the_shipped_one_is_labelled_apart(tmp_path, monkeypatch):
+    """48.3: the same version with other weights is not tuned@2: its label names the file's digest,
+    and the planner, which plays tuned's weights, says so too."""
+    edited, path = _edited_tuned(tmp_path, monkeypatch)
+    assert edited.label == f"tuned@{tuned.VERSION}+data:{file_digest(path)[:8]}"
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("{not json", "not readable JSON"),
+    ("[1, 2]", "a JSON object is expected, not a list"),
+    ('{"weights": {}}', "'version' must be a whole number"),
+    ('{"version": 2, "weights": {}, "colour": 1}', "unknown entry 'colour'"),
+    ('{"version": 2, "weights": {"CAP": "abc"}}', "weight CAP must be a finite number, not 'abc'"),
+    ('{"version": 2, "weights": {"CAP": NaN}}', "weight CAP must be a finite number, not nan"),
+    ('{"version": 2, "weights": {}}', "weight CAP is missing"),
+])
+def test_a_damaged_data_file_is_one_line_naming_it(tmp_path, content, problem):
+    """48.3: a data file that is not whole, or holds a weight that is missing or not a finite
+    number, is refused in one line naming the file, never played."""
+    path = tmp_path / "tuned.json"
+    path.write_text(content)
+    with pytest.raises(PolicyError) as info:
+        tuned.learned(path)
+    assert str(path) in str(info.value) and problem in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(PolicyError, match="does not exist"):
+        tuned.learned(tmp_path / "gone.json")
+
+
+def test_an_unknown_weight_is_refused(tmp_path):
     data = json.loads(tuned.DATA.read_text())
-    data["weights"]["CAP"] += 1.0
-    edited.write_text(json.dumps(data))
-    monkeypatch.setattr(tuned, "DATA", edited)
-    assert source_key(tuned) != key
-    with pytest.raises(StoreError, match="differs in: files"):
-        run_sweep(cells, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
+    data["weights"]["NOT_A_WEIGHT"] = 1.0
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(PolicyError, match="unknown weight 'NOT_A_WEIGHT'"):
+        tuned.learned(path)
 
 
 def test_search_over_tuned_has_tuneds_version_and_data_file():
-    """tuned-search's play changes with tuned's values: a store of it refuses other values too."""
+    """Search over tuned plays as tuned's values make it: its version is search's and tuned's, and
+    a store of it refuses other values too. The older name tuned-search:2 is the same policy."""
     cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies("tuned-search:2"), [()])
     manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
-    assert manifest["files"] == {"tuned-search:2": file_digest(tuned.DATA)}
-    assert manifest["policy_labels"] == {"tuned-search:2": f"tuned-search:2@{tuned.VERSION}"}
+    assert manifest["files"] == {"search:2/tuned": file_digest(tuned.DATA)}
+    assert manifest["policy_labels"] == {"search:2/tuned": f"search:2/tuned@2.{tuned.VERSION}"}
 
 
 def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path):
@@ -128,7 +177,7 @@ def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path
                         (["--start", str(tmp_path / "none.json")], "cannot be read"),
                         (["--start", str(stale)], "unknown weights NOPE")):
         with pytest.raises(SystemExit) as exit_info:
-            train.parse_args(args)
+            train.parse_args([*args, "--out", str(tmp_path / "trial.json")])
         assert exit_info.value.code == 2 and words in capsys.readouterr().err
 
 
@@ -137,9 +186,53 @@ def test_the_candidate_plays_the_games_of_the_policy_whose_weights_it_is_given()
     """policies.candidate reads its weights from the exported array at each decision: with
     expert's it plays expert's games, then with tuned's tuned's, without a compile between."""
     layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
-    for policy in (expert, tuned, expert):
-        candidate.PLAYED[:] = tuned.LEARNED if policy is tuned else expert.HAND_SET
-        rows = [engine.play_batch(layout, config, p, 7, 0, 300, threads=1) for p in (candidate, policy)]
+    for name in ("expert", "tuned", "expert"):
+        candidate.PLAYED[:] = tuned.LEARNED if name == "tuned" else evaluation.HAND_SET
+        rows = [engine.play_batch(layout, config, p, 7, 0, 300, threads=1)
+                for p in (internal(candidate), load_policy(name))]
         assert np.array_equal(rows[0], rows[1])
     assert not np.array_equal(*(engine.play_batch(layout, config, load_policy(name), 7, 0, 300, threads=1)
                                 for name in ("expert", "tuned")))
+
+
+# --- issue 48 item 1: the script checks its arguments, and writes where it is told ----------------
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "7"], "--players 7: give player counts from 2 to 4"),
+    (["--players", "2,x"], "give player counts from 2 to 4"),
+    (["--games", "0"], "argument --games: '0': give a whole number from 1"),
+    (["--games", "1e3"], "argument --games: '1e3'"),
+    (["--step", "1"], "argument --step: '1': give a number above 0 and below 1"),
+    (["--step", "nan"], "argument --step: 'nan'"),
+    (["--passes", "-1"], "argument --passes: '-1': give a whole number from 0 to 100"),
+    (["--out", "missing/tuned.json"], "the directory"),
+    (["--out", "."], "is a directory"),
+])
+def test_train_tuned_checks_every_argument_before_training(tmp_path, monkeypatch, capsys, args, words):
+    train = _train_module()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--out", "trial.json", *args])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and words in err.strip().splitlines()[-1], err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_train_tuned_with_seven_players_is_one_line_not_an_abort(tmp_path):
+    """In a child process: the abort (SIGABRT) was a status, not a message."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "train_tuned.py"), "--players", "7", "--out",
+                           str(tmp_path / "trial.json")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].endswith(
+        "--players 7: give player counts from 2 to 4, such as 2,3,4"), done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_trial_training_never_writes_the_shipped_weights_by_default(capsys):
+    """--out has no default: only `--out policies/tuned.json` replaces the file tuned plays, as the
+    script's docstring and docs/policies.md say."""
+    train = _train_module()
+    with pytest.raises(SystemExit) as exit_info:
+        train.parse_args(["--games", "3", "--passes", "1"])
+    assert exit_info.value.code == 2 and "required: --out" in capsys.readouterr().err
+    assert "--out policies/tuned.json" in train.__doc__
+    assert "only `--out policies/tuned.json`" in (ROOT / "docs" / "policies.md").read_text()

@@ -1,9 +1,10 @@
 """`fisim compare`: paired differences between a store's cells, or two policies' agreement."""
+import contextlib
+import sys
+
 import click
 
-from fisim.cli.options import TABLE_FORMATS, check_format, policy_name, table_text
-from fisim.errors import ConfigError
-from policies import PolicyError
+from fisim.cli.options import TABLE_FORMATS, check_format, progress_bar, table_text
 
 
 @click.command()
@@ -26,47 +27,32 @@ from policies import PolicyError
                    "raises their correlation on the same deals.")
 def compare(directory, by, fmt, agreement, baseline, disjoint):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.comparison import BY, format_comparison
     from fisim.comparison import compare as run
-    if by not in BY:
-        raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+    from fisim.comparison import format_comparison
+    from fisim.rankings import compare_options
+    pair, baseline = compare_options(by, agreement, baseline, disjoint, option="--")
     check_format(fmt, TABLE_FORMATS)
-    pair = _agreement_pair(agreement, by) if agreement is not None else None
-    if baseline is not None:
-        baseline = _baseline(baseline, pair)
-    if disjoint and not pair:
-        raise ConfigError("--disjoint goes with --agreement A,B (B ranks by other deals than A)")
+    with _reading_bar() as progress:
+        if pair:
+            from fisim.rankings import rank_agreement
+            result = rank_agreement(directory, by, pair, baseline, disjoint, progress=progress)
+        else:
+            frame = run(directory, by, progress)
     if pair:
-        from fisim.agreement import format_agreement, rank_agreement
-        result = rank_agreement(directory, by, pair, baseline, disjoint)
-        click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
-        return
-    frame = run(directory, by)
-    click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
+        from fisim.reporting.agreement import section
+        from fisim.reporting.text import render_sections
+        click.echo(render_sections([section([result])]) if fmt == "text" else table_text(result.items, fmt))
+    else:
+        click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
 
 
-def _agreement_pair(text, by):
-    """The two policies of --agreement A,B as their cells name them, or a ConfigError."""
-    if by in ("policy", "role"):
-        raise ConfigError(f"--agreement ranks cells along another setting than the policies; --by {by} is not one: "
-                          "choose layout, level, players, team or rules")
-    names = [p.strip() for p in text.split(",")]
-    if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise ConfigError(f"--agreement takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
-    try:
-        return [policy_name(p) for p in names]
-    except PolicyError as exc:
-        raise ConfigError(f"--agreement: {exc}") from None
-
-
-def _baseline(text, pair):
-    """The policy of --baseline C as its cells name it, or a ConfigError."""
-    if not pair:
-        raise ConfigError("--baseline C goes with --agreement A,B (does A rank as alike to B as C does?)")
-    try:
-        name = policy_name(text.strip())
-    except PolicyError as exc:
-        raise ConfigError(f"--baseline: {exc}") from None
-    if name in pair:
-        raise ConfigError(f"--baseline {text} is one of --agreement's policies ({','.join(pair)}); choose a third")
-    return name
+@contextlib.contextmanager
+def _reading_bar():
+    """progress(n, total) of a store's chunk files read, as a bar on stderr when it is a terminal and
+    the reading lasts more than a couple of seconds (a large store)."""
+    from fisim.progress import DELAY
+    with progress_bar(sys.stderr.isatty(), unit=" chunk files", desc="reading the store", delay=DELAY) as bar:
+        def progress(n, total):
+            bar.total = total
+            bar.update(n)
+        yield progress

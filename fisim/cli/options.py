@@ -1,6 +1,8 @@
 """What the commands share: the options that fix one setting, --quiet, the checks of threads and
-formats, and a results table printed as data."""
+formats, a results table printed as data, the progress bar and what Ctrl-C says."""
+import contextlib
 import logging
+import sys
 
 import click
 
@@ -10,28 +12,18 @@ from fisim.limits import MAX_REPEAT, MAX_SEED, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
-from policies import CLAIRVOYANT_NOTE, LEGAL, PUBLISHED
+from policies import help_text
 
-POLICY_HELP = (f"Who plays: a built-in policy ({', '.join(LEGAL)}; {PUBLISHED} played the published reports; "
-               "tuned is expert with weights tuned against the win rate, a few points stronger at the same "
-               "speed; planner is tuned choosing each action for the end of the turn it leads to, 12 to 19 "
-               "points stronger than expert at over a third of its speed; search:N checks expert's action "
-               "decisions by playing N sampled worlds to the end, about a thousand times slower; "
-               "tuned-search:N and planner-search:N are search over tuned and over the planner, the "
-               "strongest) or a policy .py file. clairvoyant:N is search with the piles' true order in "
-               f"view, a reference: it {CLAIRVOYANT_NOTE}.")
-RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
-              + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
-              + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
-              "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
-              "docs/model.md), combinable with switches; a file's numbers win over solo's.")
+POLICY_HELP = help_text()
+RULES_HELP = (f"official (as printed), a switch that reads a rule another way ({', '.join(SWITCHES)}) or a "
+              "variant file FILE.toml of rule numbers; docs/cli.md says what each switch reads.")
 TABLE_FORMATS = ("text", "csv", "json")
 
 
-def check_threads(threads):
-    """Refuse more --threads than this machine runs."""
+def check_threads(threads, option="--threads", what="threads"):
+    """Refuse more --threads (or Dask worker processes, ...) than this machine runs at once."""
     if threads is not None and threads > max_threads():
-        raise ConfigError(f"--threads {threads}: this machine runs at most {max_threads()} threads")
+        raise ConfigError(f"{option} {threads}: this machine runs at most {max_threads()} {what}")
 
 
 def setting_options(f):
@@ -99,7 +91,27 @@ def table_text(frame, fmt):
     return to_json(frame)
 
 
-def policy_name(policy):
-    """The name a policy's cells carry: search and search:64 are one cell, named with its budget."""
-    from policies import load_policy
-    return policy if policy.endswith(".py") else load_policy(policy).NAME
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C, with what the command keeps and how to go on (fisim.cli.main prints it)."""
+
+    NOTHING_KEPT = "nothing was written: run the same command again"
+
+
+@contextlib.contextmanager
+def on_interrupt(says):
+    """Ctrl-C inside ends the command saying `says` (a text, or a function of the KeyboardInterrupt
+    that gives it), unless a stage within has said what it keeps."""
+    try:
+        yield
+    except Stopped:
+        raise
+    except KeyboardInterrupt as exc:
+        raise Stopped(says(exc) if callable(says) else says) from None
+
+
+def progress_bar(show, **options):
+    """A tqdm progress bar on stderr when `show`, sized as every bar of fisim's (fisim.progress.sized)."""
+    from tqdm import tqdm
+
+    from fisim.progress import sized
+    return tqdm(disable=not show, file=sys.stderr, **sized(sys.stderr), **options)

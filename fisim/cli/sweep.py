@@ -3,12 +3,13 @@ import logging
 import sys
 
 import click
+from click.core import ParameterSource
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
-from fisim.cli.report import make_report
+from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, progress_bar, quiet_option
+from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.errors import ConfigError
-from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
+from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED, MAX_TRACE_GAMES
 
 
 @click.command()
@@ -24,7 +25,7 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
               help="Policies to compare, comma-separated. " + POLICY_HELP)
 @click.option("--rules", "rules_text", default="official", show_default=True,
               help="Rule variants, each a cell, like official,navigator-plain,heli-all+no-heli-rescue,"
-                   "hard.toml+heli-all. " + RULES_HELP)
+                   "hard.toml+heli-all, or all (the official rules and every switch alone). " + RULES_HELP)
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUES",
               help="A parameter axis, repeatable: one more cell per value of a rule number a variant file "
                    "sets (waters_rise=2..5, hand_limit=4,5,6; not the meter), each changing only that number "
@@ -41,74 +42,87 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS, MAX_SEED
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Local threads (default: all cores).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run the chunks on this Dask cluster.")
 @click.option("--dask-local", default=None, type=click.IntRange(min=1), metavar="N",
-              help="Start a local Dask cluster of N worker processes and run the chunks there.")
+              help="Start a local Dask cluster of N worker processes (at most one a core) and run the chunks there.")
 @click.option("--per-game", is_flag=True, help="Also keep one row per game (Parquet).")
 @click.option("--chunk-games", default=CHUNK_GAMES, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
+@click.option("--trace-games", default=defaults.TRACE_GAMES, show_default=True,
+              type=click.IntRange(min=0, max=MAX_TRACE_GAMES), metavar="N",
+              help=f"Trace the team's chance of winning over the first N games of each cell: at the start of "
+                   f"each round, {defaults.TRACE_WORLDS} sampled worlds played on by the cell's policy (public "
+                   f"information only), for the report's drama and decisiveness; costs about "
+                   f"{defaults.TRACE_WORLDS} x rounds x half a game per game traced. 0: none.")
 @quiet_option("progress bar")
+@click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
+              help="What the report at the end writes, as `fisim report --format` takes it: html, md, png, svg, "
+                   "csv (one file per table), json (every table in one file).")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
-          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
+          out, threads, scheduler, dask_local, per_game, chunk_games, trace_games, quiet, formats, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
-    if games is not None and ci is not None:
-        raise ConfigError("give --games or --ci, not both")
     if scheduler and dask_local:
         raise ConfigError("give --scheduler or --dask-local, not both")
-    if ci is not None and not 0 < ci <= 0.5:
-        raise ConfigError(f"--ci {ci}: give a half-width above 0 and at most 0.5, such as 0.005")
-    target = {"ci": ci, "max_games": max_games} if ci else {"games": games or defaults.SWEEP_GAMES}
-    limit = target.get("games", max_games)
+    if no_report and click.get_current_context().get_parameter_source("formats") != ParameterSource.DEFAULT:
+        raise ConfigError("give --format or --no-report, not both")
+    from fisim.reporting import parse_formats
+    parse_formats(formats)      # a bad format is refused before any game is played
     cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text, rules_text, sets)
-    from fisim.results.chunks import chunk_count  # (it loads pandas: after the quick checks)
-    if chunk_count(limit, chunk_games) > MAX_CHUNKS:
-        raise ConfigError(f"{limit:,} games per cell in chunks of {chunk_games:,} is more than {MAX_CHUNKS:,} "
-                          "chunks; play fewer games or raise --chunk-games")
+    from fisim.results.chunks import sweep_target  # (it loads pandas: after the quick checks)
+    target = sweep_target(games, ci, max_games, chunk_games, option="--")
     if not (scheduler or dask_local):
         check_threads(threads)
+    check_threads(dask_local, "--dask-local", "worker processes at once (one a core)")
     from fisim.sweeping import format_table
-    frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
+    frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet,
+                      trace_games)
     click.echo(format_table(frame))
     click.echo(f"results: {out}")
     if not no_report:
-        make_report(out, None, "html,md,png", None)
+        with on_interrupt(f"the store {out} is complete: run the same command (or fisim report {out}) to write "
+                          "its report"):
+            make_report(out, None, formats, None)
 
 
 def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
-              dask_local=None, quiet=False):
-    """fisim.sweeping.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
-    terminal and not `quiet`) and a Ctrl-C that keeps the finished chunks; the
+              dask_local=None, quiet=False, trace_games=0):
+    """fisim.sweeping.run_sweep of `cells` into store `out` (the win chance traced over the first
+    `trace_games` games of each), with a progress bar on stderr (when it is a terminal and not
+    `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games they hold; the
     store's table of cells."""
-    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
+    from fisim.store import Store, manifest_for
+    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, tracing, warm
+
+    def kept(exc):
+        if isinstance(exc, Interrupted):
+            return f"{exc.kept:,} games (the finished chunks) are kept in {out}: run the same command to resume"
+        return f"no game was played; the store {out} is as it was: run the same command to go on"
+
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
-    warm(cells)     # a first run compiles here: the bar and its ETA count games only
-    from tqdm import tqdm
-    with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
-              desc=f"0/{len(cells)} cells") as bar:
-        done = [0]
+    manifest = manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games))
+    Store(out).extended_by(manifest)     # refused before compiling
+    with on_interrupt(kept):
+        warm(cells, trace_games > 0)     # a first run compiles here: the bar and its ETA count games only
+        with progress_bar(show, total=total, unit="game", unit_scale=True, desc=f"0/{len(cells)} cells") as bar:
+            done = [0]
 
-        def progress(n, cells_done):
-            done[0] += cells_done
-            bar.set_description(f"{done[0]}/{len(cells)} cells")
-            bar.update(n)
+            def progress(n, cells_done):
+                done[0] += cells_done
+                bar.set_description(f"{done[0]}/{len(cells)} cells")
+                bar.update(n)
 
-        if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
-            try:
-                import distributed  # noqa: F401  (sets up its log handlers, quietened here)
-            except ImportError:
-                raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
-            for handler in logging.getLogger("distributed").handlers:
-                handler.setLevel(logging.CRITICAL)
-        try:
+            if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
+                try:
+                    import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+                except ImportError:
+                    raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
+                for handler in logging.getLogger("distributed").handlers:
+                    handler.setLevel(logging.CRITICAL)
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
-                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
-        except KeyboardInterrupt as exc:
-            bar.close()
-            kept = f"{exc.kept:,} games (the finished chunks)" if isinstance(exc, Interrupted) else "finished chunks"
-            click.echo(f"fisim: interrupted; {kept} are kept in {out}: run the same command to resume", err=True)
-            sys.exit(130)
+                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr),
+                             trace_games=trace_games)

@@ -61,8 +61,9 @@ def uncounted(typingctx, array):
     """A view of `array` without a reference count (no meminfo), for the loops that play games.
 
     Every pass of a counted array between compiled functions, and every slice of it, costs an
-    atomic increment and decrement; a view without meminfo makes both a null test (about a quarter
-    of a random game's time). The caller must keep `array` itself alive while the view is used."""
+    atomic increment and decrement; a view without meminfo makes both a null test
+    (docs/benchmarks.md: what it bought). The caller must keep `array` itself alive while the view
+    is used."""
     def codegen(context, builder, sig, args):
         source = make_array(array)(context, builder, args[0])
         view = make_array(array)(context, builder)

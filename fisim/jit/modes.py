@@ -1,9 +1,9 @@
 """How each function of the engine and the built-in policies is compiled, declared beside it.
 
 Numba compiles a jitted function once per distinct tuple of argument types, and by default it
-counts an integer constant (`Literal[int](3)`) and int32 against int64 as distinct: `choose`,
-called with five decision kinds and seats of two integer widths, was compiled eight times, and
-`log_event` fifteen. `compiled` functions are compiled once for all their callers: their integer
+counts an integer constant (`Literal[int](3)`) and int32 against int64 as distinct, so a function
+called with several decision kinds and integer widths is compiled once for each (docs/benchmarks.md
+gives how often). `compiled` functions are compiled once for all their callers: their integer
 arguments are typed int64, whatever the caller passes (Numba casts at the call), which is what
 Numba's own arithmetic on them gives anyway.
 

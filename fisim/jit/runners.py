@@ -37,7 +37,7 @@ class Runner:
     without their `policy` argument (the entry's address)."""
 
     def __init__(self, policy):
-        self.policy = policy
+        self.policy = policy        # a policies.Policy
         self.engine = generated.engine_module()
         sees = policies.sees_decks(policy)      # (in the file's name: the file compiles what it is handed)
         self.decide = generated.policy_module(policy, sees, SEEN_DECKS if sees else P_SIZE)
@@ -46,10 +46,10 @@ class Runner:
     @property
     def address(self):
         """Where the policy's entry is compiled (compiling it, or loading it from the cache, on
-        first use), after the entries of the policies its code plays (PLAYS) are exported. A
+        first use), after the entries of the policies its code plays (Policy.plays) are exported. A
         decide that does not return an int is refused here, before it plays (EngineError)."""
         if self._address is None:
-            for played in getattr(self.policy, "PLAYS", ()):
+            for played in self.policy.plays:
                 exported(played)
             entry = self.decide.entry
             if config.DISABLE_JIT:
@@ -80,33 +80,26 @@ class Runner:
 
 
 def runner(policy):
-    """The compiled runner for a policy (see policies/__init__.py): one per policy module, whatever
-    its parameter (search:16 and search:64 share one)."""
-    policy = getattr(policy, "module", policy)
-    key = (policy.NAME, generated.source_key(policy))
+    """The compiled runner for a policy (a policies.Policy): one per policy's code, whatever its
+    parameter (search:16 and search:64 share one)."""
+    key = (policy.code_name, generated.source_key(policy))
     if key not in _runners:
         _runners[key] = Runner(policy)
     return _runners[key]
 
 
-def entry_symbol(policy):
-    """The name under which `exported` registers the policy's compiled entry (found without
-    compiling anything)."""
-    return f"fisim_{generated.policy_stem(policy)}"
-
-
 def exported(policy):
-    """Register the policy's compiled entry as a symbol of this process, entry_symbol(policy):
+    """Register the policy's compiled entry as a symbol of this process, policy.symbol:
     compiled code of another policy takes its address with policy_call.symbol_address and plays
     games on with it through the engine's play_out (search plays expert)."""
-    name = entry_symbol(policy)
+    name = policy.symbol
     export(name, runner(policy).address)
     return name
 
 
 def policy_arg(policy):
     """The parameter a policy was named with (pub's P_POLICY_ARG), 0 for a policy without one."""
-    return getattr(policy, "ARG", 0)
+    return policy.ARG
 
 
 def bulk_arguments(layout, config_, policy, master_seed, first_game, repeat):
@@ -130,36 +123,54 @@ def first_use(run, entry, policy):
         marker.touch()
 
 
-def prepare(policy_list, entry="run_games"):
-    """Compile into the cache what playing `entry` with these policies needs and it lacks: the
-    first unit (the engine's entry, if missing) here, each other one in a child process at the same
-    time. Logged as INFO messages with `compiling` set (True at the start, False at the end), which
-    the command line shows as one line that ticks."""
+def prepare(policy_list, entries="run_games"):
+    """Compile into the cache what playing the engine's entry point `entries` (a name, or several)
+    with these policies needs and it lacks: the first unit (an engine's entry, if missing) on a
+    thread of this process, each other one in a child process at the same time, while the calling
+    thread waits: Ctrl-C there stops the compile at once (the children are killed, what they
+    finished is cached) with a KeyboardInterrupt. Logged as INFO messages with `compiling` set
+    (True at the start, False at the end), which the command line shows as one line that ticks."""
     with _preparing:
         runs = list({id(run): run for run in map(runner, policy_list)}.values())
-        units = _missing(runs, entry)
+        units = _missing(runs, (entries,) if isinstance(entries, str) else entries)
         if not units or config.DISABLE_JIT:
             return
-        names = sorted({step.policy.NAME for unit in units for step in unit if isinstance(step, Runner)})
-        what = " and ".join((["the engine"] if (entry,) in units else [])
+        names = sorted({step.policy.code_name for unit in units for step in unit if isinstance(step, Runner)})
+        what = " and ".join((["the engine"] if any(isinstance(unit[0], str) for unit in units) else [])
                             + ([f"polic{'ies' if len(names) > 1 else 'y'} {', '.join(names)}"] if names else []))
         log.info("compiling %s (first run only)", what, extra={"compiling": True})
         start = time.monotonic()
         apart = [unit for unit in units[1:] if None not in map(_argument, unit)]
-        children = [_child(unit) for unit in apart]
-        for unit in units:
-            if unit not in apart:
-                _compile_here(unit)
-        for child in children:
-            child.wait()
+        children = []
+        try:
+            for unit in apart:
+                children.append(_child(unit))
+
+            def compile_here():     # not in the waiting thread: the compiler's callbacks swallow a KeyboardInterrupt
+                for unit in units:
+                    if unit not in apart:
+                        _compile_here(unit)
+
+            here = threading.Thread(target=compile_here, name="fisim-compile", daemon=True)
+            here.start()
+            here.join()
+            for child in children:
+                child.wait()
+        except KeyboardInterrupt:
+            for child in children:
+                child.kill()
+                child.wait()
+            log.info("compile of %s stopped after %.0f s (what finished is cached)", what, time.monotonic() - start,
+                     extra={"compiling": False})
+            raise
         log.info("compiled %s in %.0f s", what, time.monotonic() - start, extra={"compiling": False})
 
 
-def _missing(runs, entry):
-    """The units not in the cache, each a tuple of steps compiled in order: the engine's entry
-    point (its name), or a policy's group (the runners of the policies it plays, then its own)."""
-    units = [(entry,)] if not runs[0].marker(entry).exists() else []
-    groups = [tuple(runner(p) for p in getattr(run.policy, "PLAYS", ())) + (run,) for run in runs]
+def _missing(runs, entries):
+    """The units not in the cache, each a tuple of steps compiled in order: one of the engine's
+    entry points (its name), or a policy's group (the runners of the policies it plays, then its own)."""
+    units = [(entry,) for entry in entries if not runs[0].marker(entry).exists()]
+    groups = [tuple(runner(p) for p in run.policy.plays) + (run,) for run in runs]
     groups = [g for g in groups if not all(r.marker().exists() for r in g)]
     # a group within another (expert, and search, which plays expert) is compiled with it
     return units + [g for g in dict.fromkeys(groups) if not any(set(g) < set(other) for other in groups)]
@@ -180,16 +191,10 @@ def _compile_here(unit):
 
 def _argument(step):
     """A step as an argument of this module's command line (None: a policy another process cannot
-    load): `engine:ENTRY`, or `policy:` and a policy's registry name or file."""
+    resolve): `engine:ENTRY`, or `policy:` and the policy as a cell names it (policies.Policy.given)."""
     if not isinstance(step, Runner):
         return f"engine:{step}"
-    name = step.policy.__name__
-    builtin = next((key for key, module in policies.BUILTIN.items() if module == name), None)
-    if builtin:
-        return f"policy:{builtin}"
-    if name.startswith("fisim_user_policy_"):
-        return f"policy:{os.path.abspath(step.policy.__file__)}"
-    return None
+    return f"policy:{step.policy.given}" if step.policy.given else None
 
 
 def _child(unit):
@@ -216,6 +221,10 @@ def compile_engine_entry(entry):
         geometry, cfg, arg, seed, first_game, repeat = bulk_arguments(layout, settings, run.policy, 0, 0, 0)
         run.engine.run_games(geometry, cfg, arg, np.int64(0), seed, first_game, repeat, np.int64(0), np.int64(0),
                              np.zeros((0, R_SIZE), np.int32))
+    elif entry == "trace_games":     # no games
+        geometry, cfg, arg, seed, first_game, repeat = bulk_arguments(layout, settings, run.policy, 0, 0, 0)
+        run.engine.trace_games(geometry, cfg, arg, np.int64(0), seed, first_game, repeat, np.int64(0), np.int64(0),
+                               np.int64(0), np.zeros((0, 2), np.int32), np.zeros((0, R_SIZE), np.int32))
     elif entry == "record_game":
         run.record_game(g, rng, np.uint64(0), np.int64(0), np.int64(0), np.zeros(R_SIZE, np.int32))
     elif entry == "play_out":

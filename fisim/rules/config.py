@@ -13,7 +13,7 @@ from fisim.errors import ConfigError
 from fisim.limits import is_whole
 from fisim.rules.constants import LEVELS, MAX_PLAYERS, N_KINDS, N_TREASURES, ROLE_NAMES
 from fisim.rules.schema import Layout
-from fisim.rules.variant import DECK_KEYS, MAX_SKULL, PARAMETERS, is_variant_file, load_variant
+from fisim.rules.variant import DECK_KEYS, MAX_SKULL, PARAMETERS, Variant, is_variant_file, load_variant, make_variant
 
 # The rule switches of docs/rules.md, each off in the official rules.
 SWITCHES = {
@@ -139,32 +139,47 @@ class GameConfig:
             object.__setattr__(self, "team", tuple(self.team))
 
     def validate(self):
-        """Raise ConfigError for a setting the rules do not allow; return self."""
-        parse_level(self.level)
-        for s in self.switches:
-            if s not in SWITCHES:
-                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
+        """Raise ConfigError for a setting the rules do not allow; return self. The engine's batch
+        entries check every config they are handed with it (fisim.engine), whoever builds it."""
         for a, b in INCOMPATIBLE:
             if a in self.switches and b in self.switches:
                 raise ConfigError(f"rule switches {a!r} and {b!r} read the same rule two ways; choose one of them")
-        solo = "solo" in self.switches
+        if self.players == 1 and not self.solo:
+            raise ConfigError("1 player needs the solo variant: add --rules solo (or choose 2, 3 or 4 players)")
+        self.check_playable()
+        if self.solo and self.players != 1:
+            raise ConfigError(f"the solo variant is for 1 player, not {self.players}")
+        return self
+
+    def check_playable(self):
+        """Raise ConfigError for a config the engine cannot play: a field of the wrong kind or out of
+        range, a rule number outside its range (checked as a variant file's are), a deck that cannot
+        deal; return self. A hand-built position of the rule tests (fisim.engine.EngineGame) is
+        checked with this alone: it may seat one pawn without the solo variant."""
+        parse_level(self.level)
+        if self.variant is not None:
+            if not isinstance(self.variant, Variant):
+                raise ConfigError(f"variant must be a fisim.rules.variant.Variant or None, not {self.variant!r}")
+            make_variant(dict(self.variant.values), self.variant.name, self.variant.source or "variant")
+        for s in self.switches:
+            if s not in SWITCHES:
+                raise ConfigError(f"unknown rule switch {s!r}; choose from: official, {', '.join(SWITCHES)}")
         if isinstance(self.players, bool) or not isinstance(self.players, int) or not 1 <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"players must be 2, 3 or 4 (or 1 with --rules solo), not {self.players!r}")
-        if self.players == 1 and not solo:
-            raise ConfigError("1 player needs the solo variant: add --rules solo (or choose 2, 3 or 4 players)")
-        if solo and self.players != 1:
-            raise ConfigError(f"the solo variant is for 1 player, not {self.players}")
         if self.team is not None:
+            if not all(isinstance(r, str) for r in self.team):
+                raise ConfigError(f"team must be role names, not {self.team!r}")
             parse_team(",".join(self.team))
             if len(self.team) != self.players:
                 raise ConfigError(f"the team has {len(self.team)} adventurers but there are {self.players} players")
-        if self.first is not None and not 0 <= self.first < self.players:
-            raise ConfigError(f"first player must be a seat from 0 to {self.players - 1}, not {self.first}")
+        if self.first is not None and (isinstance(self.first, bool) or not isinstance(self.first, int)
+                                       or not 0 <= self.first < self.players):
+            raise ConfigError(f"first player must be a seat from 0 to {self.players - 1}, not {self.first!r}")
         if self.start_level >= self.skull and "meter" not in dict(self.variant.values if self.variant else ()):
             raise ConfigError(f"level {self.level}: the water meter's skull is at position {self.skull}; start "
                               f"below it, at a position from 1 to {self.skull - 1}")
         if self.variant is not None:
-            self.variant.check_setting(self.players, solo, self.start_level, self.parameters)
+            self.variant.check_setting(self.players, self.solo, self.start_level, self.parameters)
         return self
 
     @property

@@ -237,6 +237,8 @@ def load_layout(name_or_path):
     if name_or_path in _SHAPES:
         return builtin_layout(name_or_path)
     path = Path(name_or_path)
+    if path.exists() and not path.is_file():    # a FIFO would block, a device never end (as for variant files)
+        raise LayoutError(f"layout file {path} is not a regular file")
     if not path.is_file():
         return builtin_layout(name_or_path)   # raises the "unknown layout" message
     try:

@@ -8,7 +8,9 @@ splitmix64 counter. These functions are shared by the engine and the plain-Pytho
 The policy is handed its stream's counter, and splitmix64's mixing can be undone: from the counter
 of a stream seeded mix64(seed ^ ...), a policy would recover the game's seed and with it every pile.
 So the policy stream alone is seeded by a one-way step, SipHash-2-4 keyed by the game's seed
-(`keyed_hash`): the counter it is handed tells nothing about the seed or the other streams.
+(`keyed_hash`): the counter it is handed cannot be turned back into the seed or the other streams.
+One-way is not secret: a seed drawn from few candidates (a small master seed) can be found by
+hashing them all (docs/policies.md says what is guaranteed).
 
 A game's *repeat* (repeat_policy_stream) replays its deal with another policy stream: the same
 tile placement, team, first player and pile orders, the same streams for every later shuffle, and

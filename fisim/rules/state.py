@@ -72,6 +72,8 @@ P_LIFT = PUB.add("P_LIFT", 1, "at a LIFT_DEST decision: the LIFT code (holder, s
 P_LIFT_FROM = PUB.add("P_LIFT_FROM", 1, "the decision kind that lift was chosen at")
 P_FIRST_SUNK = PUB.add("P_FIRST_SUNK", 1, "1 + the cell that sank first in this game (0: none yet, or "
                        "tiles had sunk before a hand-built position)")
+P_TEMPLE_CLOSE = PUB.add("P_TEMPLE_CLOSE", 1, "1 once a treasure not captured had its last temple standing "
+                         "flooded in this game (one flood card from treasure-lost: result column R_CLOSE)")
 P_SIZE = PUB.close(globals()).size
 
 PLAYING, WON, LOST, ERROR = 0, 1, 2, 3
@@ -119,6 +121,8 @@ R_FIRST_SUNK_TILE = RESULT.add("R_FIRST_SUNK_TILE", 1, "the tile id that sank fi
 R_LAST_SUNK_TILE = RESULT.add("R_LAST_SUNK_TILE", 1, "the tile id that sank last (-1: none)")
 R_ERROR_INDEX = RESULT.add("R_ERROR_INDEX", 1, "an illegal choice's index (held to the int32 range)")
 R_ERROR_N = RESULT.add("R_ERROR_N", 1, "and how many options were offered")
+R_CLOSE = RESULT.add("R_CLOSE", 1, "how close the game came to being lost: a mask of "
+                     "fisim.rules.constants CLOSE_* (docs/model.md, Game record)")
 R_SIZE = RESULT.close(globals()).size
 
 ALL_CELLS = (1 << N_TILES) - 1

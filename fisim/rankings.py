@@ -15,36 +15,88 @@ their correlation above what their rankings share (above either's self correlati
 deals remove that: B ranks by the second half of each cell's games, A (and the baseline) by the
 first.
 
-The bootstrap resamples each cell's games with replacement, the same games for both policies
-(game i of both starts from the same deal), so the interval carries the sampling noise of both
-rankings. Sampling noise alone keeps a ranking from agreeing perfectly even with itself; each
-policy's "self" correlation (two independent resamples of its own games) is that ceiling, the
-number to read the policies' correlation against. A flip is a pair of cells that the two policies
-order oppositely where each policy's own paired difference has a 95% interval excluding zero (not
-corrected for the number of pairs: at most about 5% x 5% of unrelated pairs flip by chance).
+The bootstrap resamples each cell's games with replacement, the same games for both policies (game
+i of both starts from the same deal), so the interval carries the sampling noise of both rankings.
+A resample's rates depend only on how many of its games end in each joint outcome (both policies
+won, only the first, ...: four, eight with a baseline), so it is drawn as a multinomial over those
+outcomes, with the shares the cell's games have: the same distribution as drawing the games, at a
+cost that does not grow with them. Sampling noise alone keeps a ranking from agreeing perfectly
+even with itself; each policy's "self" correlation (two independent resamples of its own games) is
+that ceiling, the number to read the policies' correlation against. A flip is a pair of cells that
+the two policies order oppositely where each policy's own paired difference has a 95% interval
+excluding zero (not corrected for the number of pairs: at most about 5% x 5% of unrelated pairs
+flip by chance).
 """
 from collections import namedtuple
 
 import numpy as np
 import pandas as pd
 
-from fisim.comparison import AXES, paired_difference
-from fisim.errors import StoreError
+from fisim.arguments import flag, strings
+from fisim.comparison import AXES, BY, paired_difference
+from fisim.errors import ConfigError, StoreError
+from fisim.grid import policy_name
 from fisim.stats import wilson
 from fisim.store import read_store
 from fisim.tables import cell_table, win_bits
+from policies import PolicyError
 
 POOLED = "all"
-BLOCK = 1 << 22         # the resampled game counts held at once (32 MiB)
 Agreement = namedtuple("Agreement", "by policies baseline disjoint items groups flips")
 
 
-def rank_agreement(path, by, policies, baseline=None, disjoint=False, boots=2000, seed=0):
+def compare_options(by, agreement=None, baseline=None, disjoint=False, option=""):
+    """(the two policies of `agreement` "A,B" (or [A, B]) as their cells name them, the baseline's
+    name), both None without `agreement`: compare's options checked alike for the command line and
+    the Python API, a ConfigError in one line otherwise (`option` "--": named as the command line's)."""
+    name = (lambda argument: f"--{argument}") if option else (lambda argument: argument)
+    if not isinstance(by, str) or by not in BY:
+        raise ConfigError(f"cannot compare by {by!r}; choose one of: {', '.join(BY)}")
+    flag(name("disjoint"), disjoint)
+    if agreement is None:
+        if baseline is not None:
+            raise ConfigError(f"{name('baseline')} C goes with {name('agreement')} A,B (does A rank as alike to B as "
+                              "C does?)")
+        if disjoint:
+            raise ConfigError(f"{name('disjoint')} goes with {name('agreement')} A,B (B ranks by other deals than A)")
+        return None, None
+    if by in ("policy", "role"):
+        raise ConfigError(f"{name('agreement')} ranks cells along another setting than the policies; {name('by')} "
+                          f"{by} is not one: choose layout, level, players, team or rules")
+    pair = policy_pair(agreement, name)
+    return pair, None if baseline is None else baseline_policy(baseline, pair, name)
+
+
+def policy_pair(agreement, name=lambda argument: argument):
+    """The two policies of --agreement "A,B" (or [A, B]) as their cells name them, or a ConfigError."""
+    text = ",".join(strings(name("agreement"), agreement, "expert,search:8"))
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise ConfigError(f"{name('agreement')} takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
+    try:
+        return [policy_name(p) for p in names]
+    except PolicyError as exc:
+        raise ConfigError(f"{name('agreement')}: {exc}") from None
+
+
+def baseline_policy(baseline, pair, name=lambda argument: argument):
+    """The policy of --baseline C as its cells name it, not one of `pair`, or a ConfigError."""
+    try:
+        base = policy_name(",".join(strings(name("baseline"), baseline, "expert")).strip())
+    except PolicyError as exc:
+        raise ConfigError(f"{name('baseline')}: {exc}") from None
+    if base in pair:
+        raise ConfigError(f"{name('baseline')} {baseline} is one of {name('agreement')}'s policies ({','.join(pair)}); "
+                          "choose a third")
+    return base
+
+
+def rank_agreement(path, by, policies, baseline=None, disjoint=False, boots=2000, seed=0, progress=None):
     """The agreement of the two `policies`' rankings of the cells of the store at `path` along `by`
     (an axis other than policy), and the baseline's if one is named: an Agreement of the items,
     groups and flips tables (see agreement). A policy is named as its cells' NAME@VERSION or by its
-    NAME alone."""
-    manifest, chunks = read_store(path)
+    NAME alone. progress(1, total) as each of the store's chunk files is read (the longest part)."""
+    manifest, chunks = read_store(path, progress)
     cells = cell_table(manifest, chunks)
     played = list(dict.fromkeys(cells["policy"]))
     ranking = _ranking(policies, baseline)
@@ -139,13 +191,15 @@ def _disjoint_halves(wins):
 
 
 def _resampled_rates(rng, wins, boots):
-    """Both policies' win rates over `boots` bootstrap resamples of their n games, (boots, 2), the
-    resamples' counts drawn in blocks of about BLOCK numbers: one (boots, n) array of counts is
-    4.5 GiB at 300,000 games. The blocks draw what one array would, number for number."""
-    n = wins.shape[1]
-    probabilities, step = np.full(n, 1 / n), max(1, BLOCK // n)
-    return np.concatenate([rng.multinomial(n, probabilities, size=min(step, boots - k)) @ wins.T / n
-                           for k in range(0, boots, step)])
+    """The policies' win rates over `boots` bootstrap resamples of their n games, (boots, policies):
+    per resample, the games of each joint outcome (which policies won) drawn as a multinomial over
+    the outcomes' shares, which is what drawing n games with replacement gives, in time and memory
+    that do not grow with n."""
+    policies, n = wins.shape
+    outcome = (wins.astype(np.int64) << np.arange(policies)[:, None]).sum(axis=0)      # bit j: policy j won
+    shares = np.bincount(outcome, minlength=1 << policies) / n
+    won = (np.arange(1 << policies)[:, None] >> np.arange(policies)) & 1                 # (outcomes, policies)
+    return rng.multinomial(n, shares, size=boots) @ won / n
 
 
 def _spearman(x, y):
@@ -194,47 +248,3 @@ def _flips(items, wins, by, policies):
                     rows.append(row)
     return pd.DataFrame(rows, columns=["group", f"{by}_1", f"{by}_2", "games",
                                        *[f"{k}_{p}" for p in policies for k in ("difference", "low", "high")]])
-
-
-def format_agreement(result, largest=5):
-    """The agreement as text for people: per group the correlation with its interval beside the
-    self correlations, the flips, and the largest changes of rank."""
-    a, b = result.policies
-    by = result.by
-    deals = (f" ({b} on the second half of each cell's games, {a} on the first: no deal shared)"
-             if result.disjoint else "")
-    lines = [f"Do {a} and {b} rank the {by}s alike? Spearman's rank correlation of their win rates{deals} "
-             f"(95% bootstrap interval; 'self' = a policy's ranking against a resample of itself, the most "
-             f"sampling noise allows):"]
-    for _, g in result.groups.iterrows():
-        lines.append(f"  {g['group']} ({g['items']} {by}s): {_r(g['spearman'])} [{_r(g['low'])}, {_r(g['high'])}]; "
-                     f"self: {a} {_r(g[f'self_{a}'])}, {b} {_r(g[f'self_{b}'])}")
-    c = result.baseline
-    if c:
-        lines.append(f"Does {a} rank as alike to {b} as {c} does? {a}'s correlation with {b} less {c}'s (paired: the "
-                     f"same resamples of the same games; 95% interval):")
-        for _, g in result.groups.iterrows():
-            lines.append(f"  {g['group']}: {_r(g['spearman'])} - {_r(g[f'spearman_{c}'])} = {_r(g['difference'], '+')} "
-                         f"[{_r(g['difference_low'], '+')}, {_r(g['difference_high'], '+')}]")
-    flips = result.flips
-    lines.append(f"Pairs whose order flips significantly (each policy's paired 95% interval excludes 0): "
-                 f"{len(flips) or 'none'}")
-    for _, f in flips.iterrows():
-        lines.append(f"  [{f['group']}] {f[f'{by}_1']} - {f[f'{by}_2']}: "
-                     + "; ".join(f"{p} {_points(f, p)}" for p in result.policies) + f", {f['games']:,} games")
-    moved = result.items.reindex(result.items["rank_change"].abs().sort_values(ascending=False, kind="stable").index)
-    lines.append(f"Largest changes of rank ({a} -> {b}, within each group):")
-    for _, m in moved.head(largest).iterrows():
-        lines.append(f"  [{m['group']}] {m[by]}: rank {m[f'rank_{a}']:g} -> {m[f'rank_{b}']:g} "
-                     f"({100 * m[f'rate_{a}']:.1f}% -> {100 * m[f'rate_{b}']:.1f}%, {m['games']:,} games each)")
-    return "\n".join(lines)
-
-
-def _r(value, sign=""):
-    return "undefined" if not np.isfinite(value) else f"{value:{sign}.2f}"
-
-
-def _points(row, policy):
-    return (f"{100 * row[f'difference_{policy}']:+.1f} points "
-            f"({100 * row[f'low_{policy}']:+.1f} to {100 * row[f'high_{policy}']:+.1f})")
-
