@@ -236,7 +236,7 @@ class StoredGames:
     (tune, design): chunks found there are reused, missing ones played and stored as they finish.
     Of each chunk, keep(record) is held (its per-game wins unless told otherwise); a chunk file
     that fails verification is played again, with warn(text); progress(k) as each block of k
-    games finishes."""
+    games finishes. The games the store's manifest says to trace are traced (play_chunk)."""
 
     def __init__(self, store, cells, seed, threads=None, warn=None, keep=per_game_wins, progress=None):
         self.store, self.seed, self.threads, self.keep, self.progress = store, seed, threads, keep, progress
@@ -254,11 +254,17 @@ class StoredGames:
         mine = self.chunks[cell.key]
         stored = {k: (wins, games) for k, (wins, games, _) in mine.items()}
         for k, first, size in chunks_to_play(stored, {"games": n}, self.chunk_games):
-            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False, self.progress)
+            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False, self.progress,
+                                   self.store.manifest["trace"])
             self.store.write_chunk(record)
             mine[k] = (record["wins"], record["games"], self.keep(record))
             self.played += size
         return [mine[k][2] for k in range(chunk_count(n, self.chunk_games))]
+
+    @property
+    def held(self):
+        """The games of the chunks held, stored before or played now."""
+        return sum(games for chunks in self.chunks.values() for _, games, _ in chunks.values())
 
 
 def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):

@@ -61,7 +61,7 @@ def schedule(max_games):
 
 def critical_z(rounds, tests=TESTS_PER_ROUND):
     """The two-sided normal quantile of each interval: ALPHA split over every one a search may use
-    (`tests` per round: a tune's five by default)."""
+    (`tests` per round: a tune's TESTS_PER_ROUND by default)."""
     return NormalDist().inv_cdf(1 - ALPHA / (2 * tests * rounds))
 
 

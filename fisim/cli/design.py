@@ -1,20 +1,22 @@
-"""`fisim design`: the rule numbers whose win rates come closest to a difficulty curve."""
-import sys
-
+"""`fisim design`: the rule numbers whose win rates come closest to a target per level."""
 import click
+from click.core import ParameterSource
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
-from fisim.designing import BEST, FEEL, TOLERANCE
-from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES
+from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, quiet_option
+from fisim.cli.report import REPORT_FORMATS, make_report
+from fisim.designing.constraints import FEEL
+from fisim.designing.request import BEST, TOLERANCE
+from fisim.errors import ConfigError
+from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES, MAX_TRACE_GAMES
 
 
 def feel_options(f):
     """One --NAME LOW..HIGH option per feel measure: a constraint of the search."""
     for feel in reversed(FEEL.values()):
-        f = click.option(f"--{feel.name}", f"feel_{feel.name}", default=None, metavar="LOW..HIGH",
-                         help=f"A constraint: {feel.meaning}, within LOW..HIGH (as 10..20; an end may be left "
-                              "open: 10..).")(f)
+        f = click.option(f"--{feel.name.replace('_', '-')}", f"feel_{feel.name}", default=None, metavar="LOW..HIGH",
+                         help=f"A constraint: {feel.meaning}, within LOW..HIGH (an end may be left open: "
+                              f"{'10..' if feel.unit == 'turns' else '0.3..'}).")(f)
     return f
 
 
@@ -42,39 +44,60 @@ def feel_options(f):
 @feel_options
 @click.option("--budget", default=defaults.DESIGN_BUDGET, show_default=True,
               type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
-              help="Games the search may play in all (rounds of 100, 200, 400, 800, 1,800, 2,800 ... games per "
+              help="Games the search may play in all (looks of 100, 200, 400, 800, 1,800, 2,800 ... games per "
                    "cell).")
-@click.option("--verify-games", default=defaults.DESIGN_VERIFY_GAMES, show_default=True,
-              type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
-              help="Fresh games per cell (level and player count) of each candidate verified, a multiple of 1,000.")
+@click.option("--verify-games", default=None, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
+              help="Fresh games per cell (level and player count) of each candidate verified, a multiple of 1,000 "
+                   "[default: sized to the tolerance: a 95% interval at most half of it on either side].")
 @click.option("--best", default=BEST, show_default=True, type=click.IntRange(min=1, max=100),
               help="How many of the best candidates to verify on fresh deals.")
+@click.option("--trace-games", default=defaults.TRACE_GAMES, show_default=True,
+              type=click.IntRange(min=0, max=MAX_TRACE_GAMES), metavar="N",
+              help="Trace the team's chance of winning over the first N fresh games of each cell verified (drama "
+                   "and decisiveness), as sweep --trace-games does. 0: none.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED - 2),
-              help="Master seed of the search (its later rounds play seed+2's games); the verification plays "
+              help="Master seed of the search (its longer looks play seed+2's games); the verification plays "
                    "seed+1's.")
 @click.option("--out", default=defaults.DESIGN_OUT, show_default=True, metavar="DIR",
               help="Results directory: the search's and the verification's games (resumable stores), design.json, "
-                   "candidates.csv/.json, curves.csv/.json and best.toml.")
+                   "candidates.csv/.json, curves.csv/.json, best.toml and the report.")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
 @quiet_option("progress lines")
-def design(sets, target, players, team, layout, policy, rules, tolerance, budget, verify_games, best, seed, out,
-           threads, quiet, **feel):
-    """Find the rule numbers whose win rates come closest to a target per level: every tuple of the
-    --set ranges raced on the same deals, the best verified on fresh ones."""
+@click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
+              help="What the report at the end writes, as `fisim report --format` takes it.")
+@click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
+def design(sets, target, players, team, layout, policy, rules, tolerance, budget, verify_games, best, trace_games,
+           seed, out, threads, quiet, formats, no_report, **feel):
+    """Find the rule numbers whose win rates come closest to a target per level: the candidates
+    (every tuple of the --set ranges) raced in order of change on the same deals, the best verified
+    on fresh ones."""
     from fisim import designing
+    from fisim.designing.request import plan as planned
+    if no_report and click.get_current_context().get_parameter_source("formats") != ParameterSource.DEFAULT:
+        raise ConfigError("give --format or --no-report, not both")
+    from fisim.reporting import parse_formats
+    parse_formats(formats)      # a bad format is refused before any game is played
     check_threads(threads)
     windows = {name.removeprefix("feel_"): window for name, window in feel.items() if window is not None}
-    plan = designing.plan(sets, target, players, team, layout, policy, rules, tolerance, windows, budget,
-                          verify_games, best, seed)
+    plan = planned(sets, target, players, team, layout, policy, rules, tolerance, windows, budget, verify_games, best,
+                   trace_games, seed)
 
     def note(text):
         if not quiet:
             click.echo(f"fisim: design: {text}", err=True)
 
-    try:
+    def kept(exc):
+        from fisim.sweeping import Interrupted
+        if isinstance(exc, Interrupted):
+            return f"{exc.kept:,} games (the finished chunks) are kept in {out}: run the same command to resume"
+        return f"no game was played; {out} is as it was: run the same command to go on"
+
+    with on_interrupt(kept):
         result = designing.run(plan, out, threads, note, warn=lambda text: click.echo(f"fisim: warning: {text}",
                                                                                       err=True))
-    except KeyboardInterrupt:
-        click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume", err=True)
-        sys.exit(130)
-    click.echo(designing.format_design(result, out))
+    from fisim.designing.text import format_design
+    click.echo(format_design(result, out))
+    if not no_report:
+        with on_interrupt(f"the design in {out} is complete: run the same command (or fisim report {out}) to write "
+                          "its report"):
+            make_report(out, None, formats, None)
