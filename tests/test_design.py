@@ -509,7 +509,7 @@ def test_the_report_of_a_design_names_the_answer_and_opens_in_chromium(tmp_path)
     """`fisim design` writes DIR/report (and `fisim report DIR` writes it again): At a glance
     names the answer; the curves' figure and table give the target and each verified candidate's
     rate with its interval; what each changes; how each feels; every image loads in Chromium."""
-    from support.reports import images_in_chromium, md_tables
+    from support.reports import documented_tables, images_in_chromium, md_tables
     out = tmp_path / "d"
     r = run("design", "--set", "sandbags=2..4", "--target", "normal=0.36", "--tolerance", "0.04", "--players", "2",
             "--policy", "expert", "--budget", "150000", "--verify-games", "2000", "--best", "2", "--trace-games", "6",
@@ -527,7 +527,12 @@ def test_the_report_of_a_design_names_the_answer_and_opens_in_chromium(tmp_path)
     assert [row["Target"] for row in curves] == ["36.0%"]
     assert any(caption.startswith("What each candidate changes") for caption in tables)
     assert any(caption.startswith("How each candidate's games feel") for caption in tables)
-    again = run("report", str(out), "--out", str(tmp_path / "again"), "--format", "md,png")
+    again = run("report", str(out), "--out", str(tmp_path / "again"), "--format", "md,png,csv")
     assert again.returncode == 0 and (tmp_path / "again" / "report.md").read_text() == md
+    schema = documented_tables()
+    written = sorted((tmp_path / "again" / "tables").glob("*.csv"))
+    assert [p.stem for p in written] == ["design-candidates", "design-curves", "design-feel", "design-rounds"]
+    for path in written:
+        assert list(pd.read_csv(path).columns) == schema[path.stem], path.stem
     images = images_in_chromium(out / "report" / "report.html", tmp_path)
     assert len(images) == 1 and all(i["complete"] and i["width"] > 0 for i in images), images

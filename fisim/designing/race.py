@@ -168,7 +168,8 @@ class Race:
     cell, "games"}), the games per cell of each look the budget allowed, the level of its intervals,
     each played candidate's last Reading, the round (from 0) each one left in and why (SHOWN,
     LARGER or CUT), those left, whether it is settled, the games its rounds asked for, and every
-    candidate best first (the played by the order, then those never played)."""
+    candidate best first: those left, then those that left, each the played by the order on their
+    estimates, then those never played by change."""
 
     rounds: list
     looks: list
@@ -277,5 +278,5 @@ def race(candidates, goal, budget, evidence, progress=None):
                        "games": cost})
         dropped.update((c, (len(rounds) - 1, why)) for c, why in losers(alive, readings, goal, z).items())
         alive = [c for c in alive if c not in dropped]
-    ranked = sorted(alive, key=rank) + sorted(dropped, key=lambda c: (c not in readings, -dropped[c][0], rank(c)))
+    ranked = sorted(alive, key=rank) + sorted(dropped, key=rank)
     return Race(rounds, looks, z, readings, dropped, alive, settled, spent, ranked)

@@ -164,24 +164,26 @@ def _changes(request, candidates, outcome):
 
 
 def _feel(request, verified):
-    drama = verified["verified_traced"].fillna(0).gt(0).any()
+    columns = [*SUMMARY, *(f"{name}{end}" for name in FEEL for end in ("", "_low", "_high"))]
+    table = verified[["rank", "candidate", "changes", *(f"verified_{c}" for c in columns)]].rename(
+        columns=lambda c: c.removeprefix("verified_"))
+    drama = table["traced"].fillna(0).gt(0).any()
 
     def interval(name, digits):
         def text(r):
-            value, low, high = (r[f"verified_{name}{end}"] for end in ("", "_low", "_high"))
-            if pd.isna(value):
+            if pd.isna(r[name]):
                 return "–"
             if name == "drama":
-                return rate_bracket(value, low, high, 0)
-            return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+                return rate_bracket(r[name], r[f"{name}_low"], r[f"{name}_high"], 0)
+            return f"{r[name]:.{digits}f} [{r[f'{name}_low']:.{digits}f}, {r[f'{name}_high']:.{digits}f}]"
         return text
-    columns = [Column("Changes", lambda r: r["changes"], words=True),
-               Column("Player turns (sd)", lambda r: f"{r['verified_mean_turns']:.1f} ({r['verified_sd_turns']:.1f})"),
-               Column("Wins that came close", lambda r: percent(r["verified_close_any_share"], 1)),
-               Column("Treasures held, lost games", lambda r: f"{r['verified_lost_mean_treasures']:.2f}")]
+    shown = [Column("Changes", lambda r: r["changes"], words=True),
+             Column("Player turns (sd)", lambda r: f"{r['mean_turns']:.1f} ({r['sd_turns']:.1f})"),
+             Column("Wins that came close", lambda r: percent(r["close_any_share"], 1)),
+             Column("Treasures held, lost games", lambda r: f"{r['lost_mean_treasures']:.2f}")]
     if drama:
-        columns += [Column("Drama (lowest chance, won games)", interval("drama", 0)),
-                    Column("Decided from round", interval("decided_round", 1))]
+        shown += [Column("Drama (lowest chance, won games)", interval("drama", 0)),
+                  Column("Decided from round", interval("decided_round", 1))]
     constraints = "; ".join(f"{name.replace('_', ' ')} within {low:g}..{'' if high is None else format(high, 'g')}"
                             for name, (low, high) in request["constraints"].items())
     return Section(
@@ -194,9 +196,7 @@ def _feel(request, verified):
         + (f" The search held every candidate to {constraints}." if constraints else ""),
         f"{count(request['verify_games'])} fresh games per level and player count"
         + (f", the first {request['trace_games']} of each traced" if drama else "") + ".", None,
-        [Table("design-feel", "How each candidate's games feel on fresh deals (95% CI)", verified[
-            ["rank", "candidate", "changes", *(f"verified_{c}" for c in (
-                *SUMMARY, *(f"{name}{end}" for name in FEEL for end in ("", "_low", "_high"))))]], columns)])
+        [Table("design-feel", "How each candidate's games feel on fresh deals (95% CI)", table, shown)])
 
 
 def _search(record):
