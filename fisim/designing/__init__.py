@@ -35,6 +35,7 @@ def run(plan, out, threads=None, progress=None, warn=None, played=None):
     from fisim.designing.request import VERIFY_CHUNK
     from fisim.designing.stores import SearchGames, check_folder, evidence, opened
     from fisim.designing.verification import fresh_games, verify
+    from fisim.formatting import count
     from fisim.limits import CHUNK_GAMES
     from fisim.store import Store
     from fisim.sweeping import Interrupted, warm
@@ -56,7 +57,7 @@ def run(plan, out, threads=None, progress=None, warn=None, played=None):
             result = race(plan.candidates, goal, plan.budget, lambda c, n: evidence(games, c, n, goal), progress)
         best = [c for c in result.ranked if c in result.readings][:plan.best]
         n = fresh_games(goal, plan.verify_games)
-        progress(f"verifying the best {len(best)} on {n:,} fresh games per cell (seed {plan.verify_seed})")
+        progress(f"verifying the best {len(best)} on {count(n)} fresh games per cell (seed {plan.verify_seed})")
         with verify_store.lock():
             fresh = opened(verify_store, [cell for c in best for _, cell in c.cells], plan.verify_seed, n,
                            VERIFY_CHUNK, threads, warn, plan.trace_games, played)

@@ -11,7 +11,7 @@ from fisim import defaults
 from fisim.designing.constraints import FEEL, SUMMARY
 from fisim.designing.race import CUT, LARGER, SHOWN
 from fisim.files import atomic_write
-from fisim.formatting import plural
+from fisim.formatting import count, percent, plural, points
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wins_interval
 from fisim.version import VERSION
@@ -126,13 +126,13 @@ class Design:
         answer, goal = self.answer, self.plan.goal
         cell = answer.cells[0][1]
         values = {**(dict(cell.variant.values) if cell.variant else {}), **dict(answer.values)}
-        targets = ", ".join(f"{level} {100 * rate:g}%" for level, rate in goal.targets)
+        targets = ", ".join(f"{level} {percent(rate, None)}" for level, rate in goal.targets)
         options = [*(f"--rules {s}" for s in cell.rules),
                    *([f"--layout {cell.layout}"] if cell.layout != defaults.LAYOUT else []),
                    *([f"--policy {cell.policy.given}"] if cell.policy.given != defaults.POLICY else []),
                    *([f"--team {','.join(cell.team)}"] if cell.team else []),
                    f"--players {cell.players}", f"--level {cell.level}"]
-        lines = [f"# fisim design's answer for {targets} (within {100 * goal.tolerance:g} points), "
+        lines = [f"# fisim design's answer for {targets} (within {points(goal.tolerance, 1, signed=False)} points), "
                  f"{goal.players_label}, policy {self.plan.setting['policy']}: {answer.label}",
                  f"# play it: fisim simulate --rules best.toml {' '.join(options)}"]
         lines += [f"{k} = {json.dumps(list(values[k])) if k == 'meter' else values[k]}" for k in PARAMETERS
@@ -161,7 +161,7 @@ def verdict(design):
     no candidate reaches, with the closest), how many candidates it never played and how many
     left by rank, untested."""
     result, goal, answer = design.race, design.plan.goal, design.answer
-    tolerance = f"{100 * goal.tolerance:.1f} points"
+    tolerance = f"{points(goal.tolerance, 1, signed=False)} points"
     fits = f"within {tolerance} of every target at 95%" + (" and meets the constraints" if goal.windows else "")
     smaller = [c for c in result.dropped if c.change < answer.change]
     shown = [c for c in result.ranked if c in result.readings and result.readings[c].decided]
@@ -175,8 +175,8 @@ def verdict(design):
         r = result.readings[answer]
         broken = "a target beyond the tolerance" + (" or to break a constraint" if goal.windows else "")
         what = (f"target out of reach: no candidate {'left in the race ' if result.cut else ''}reaches the targets, "
-                f"every one is shown to miss {broken}; the closest misses by {100 * r.largest_miss:.1f} points "
-                f"({goal.label(r.worst)})")
+                f"every one is shown to miss {broken}; the closest misses by "
+                f"{points(r.largest_miss, 1, signed=False)} points ({goal.label(r.worst)})")
     else:
         what = f"whether a candidate is within {tolerance} of every target is open"
     larger = sum(why == LARGER and c not in result.readings for c, (_, why) in result.dropped.items())
@@ -190,6 +190,7 @@ def verdict(design):
         return (f"settled: {what}" + (f" ({ties} more with the same change tie; the smaller estimated miss answers)"
                                       if ties else ""))
     waiting = sum(c not in result.readings for c in result.alive)
-    return (f"not settled: the budget ({design.plan.budget:,} games) ended with {len(result.alive) - waiting:,} "
-            f"candidates in the race" + (f" and {waiting:,} not yet played" if waiting else "")
+    return (f"not settled: the budget ({count(design.plan.budget)} games) ended with "
+            f"{plural(len(result.alive) - waiting, 'candidate')} in the race"
+            + (f" and {count(waiting)} not yet played" if waiting else "")
             + f", the answer the best estimate; {what}")

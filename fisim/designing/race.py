@@ -239,6 +239,7 @@ def race(candidates, goal, budget, evidence, progress=None):
     """Race `candidates` toward `goal` within `budget` games; evidence(candidate, n) gives the
     Evidence of games 0..n-1 of each of its cells, the same deals for every candidate.
     progress(text) at each round."""
+    from fisim.formatting import count, plural
     from fisim.tuning import critical_z
     progress = progress or (lambda text: None)
     cells = len(goal.cells)
@@ -267,9 +268,10 @@ def race(candidates, goal, budget, evidence, progress=None):
         if not todo or cost > budget - spent:
             break
         games = sorted({upto[c] for c in todo})
-        progress(f"round {len(rounds) + 1}: {len(todo):,} candidate{'s' * (len(todo) != 1)} to play"
-                 + (f" ({len(entering):,} entering)" if entering else "")
-                 + f", {games[0]:,}{'' if len(games) == 1 else f' to {games[-1]:,}'} games per cell ({cost:,} games)")
+        progress(f"round {len(rounds) + 1}: {plural(len(todo), 'candidate')} to play"
+                 + (f" ({count(len(entering))} entering)" if entering else "")
+                 + f", {count(games[0])}{'' if len(games) == 1 else f' to {count(games[-1])}'} games per cell "
+                 f"({count(cost)} games)")
         for c in todo:
             readings[c] = Reading(upto[c], evidence(c, upto[c]), goal, z)
             asked[c] = upto[c]
