@@ -9,6 +9,8 @@ LEVELS = "novice..legendary"    # a sweep's or the ladder's axes
 PLAYER_COUNTS = "2..4"
 SWEEP_GAMES = 20_000            # games per cell of a sweep without --games or --ci
 CI_MAX_GAMES = 10_000_000       # with --ci: a cell stops here
+TRACE_GAMES = 20                # a sweep's games per cell whose win chance is traced (--trace-games) ...
+TRACE_WORLDS = 32               # ... each estimate from this many sampled worlds
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
 SWEEP_OUT, TUNE_OUT, LADDER_OUT = "fisim-results", "fisim-tune", "fisim-ladder"
 
