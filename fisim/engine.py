@@ -140,9 +140,9 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
     The blocks are played on worker threads (in_workers) running the compiled engine without the
-    GIL: the engine then needs no parallel compilation (Numba's parallel=True about doubles a first
-    run's compile), and the calling thread stays free for Ctrl-C. A config or a number the engine
-    cannot play is a ConfigError (checked)."""
+    GIL: the engine then needs no parallel compilation (Numba's parallel=True makes a first run's
+    compile much longer: docs/benchmarks.md), and the calling thread stays free for Ctrl-C. A
+    config or a number the engine cannot play is a ConfigError (checked)."""
     checked(config, seed, first_game, n_games, repeat)
     _say_if_interpreted(n_games)
     prepare([policy])

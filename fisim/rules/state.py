@@ -72,8 +72,6 @@ P_LIFT = PUB.add("P_LIFT", 1, "at a LIFT_DEST decision: the LIFT code (holder, s
 P_LIFT_FROM = PUB.add("P_LIFT_FROM", 1, "the decision kind that lift was chosen at")
 P_FIRST_SUNK = PUB.add("P_FIRST_SUNK", 1, "1 + the cell that sank first in this game (0: none yet, or "
                        "tiles had sunk before a hand-built position)")
-P_TEMPLE_CLOSE = PUB.add("P_TEMPLE_CLOSE", 1, "1 once a treasure not captured had its last temple standing "
-                         "flooded in this game (one flood card from treasure-lost: result column R_CLOSE)")
 P_SIZE = PUB.close(globals()).size
 
 PLAYING, WON, LOST, ERROR = 0, 1, 2, 3
@@ -91,6 +89,8 @@ X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)
 X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)
 X_POLICY = GAME.add("X_POLICY", 2, "where the policy's compiled decide is, for the engine to call it "
                   "(its address: low, then high 32 bits; fisim.jit.policy_call)", SETUP)
+X_TEMPLE_CLOSE = GAME.add("X_TEMPLE_CLOSE", 1, "1 once a treasure not captured had its last temple standing "
+                          "flooded in this game (one flood card from treasure-lost: result column R_CLOSE)")
 LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.events) follow, then "
                "the decision record: ints used, then per decision the kind, the seat, n, the n "
                "options and the chosen index")

@@ -96,7 +96,6 @@ from fisim.rules.state import (
     P_TDISC,
     P_TDRAW_COUNT,
     P_TDRAW_N,
-    P_TEMPLE_CLOSE,
     P_TILE_AT,
     P_TURN,
     PLAYING,
@@ -121,6 +120,7 @@ from fisim.rules.state import (
     R_TURNS,
     WON,
     X_DECLOG,
+    X_TEMPLE_CLOSE,
     copy_into,
     hand_at,
     hand_size,
@@ -416,12 +416,12 @@ def sink(g, rng, cell):
 
 @compiled(counted=False)
 def watch_temple(g, tile):
-    """Note (P_TEMPLE_CLOSE) a treasure one flood card from being lost: tile `tile`, a temple of a
+    """Note (X_TEMPLE_CLOSE) a treasure one flood card from being lost: tile `tile`, a temple of a
     treasure not captured, is flooded and its other temple has sunk (R-FLOOD-1, R-LOSE
     treasure-lost). Called where that can begin: the tile floods, or its twin sinks."""
     if tile < 2 * N_TREASURES and not (g[P_CAPTURED] >> (tile >> 1)) & 1:
         if (g[P_FLOODED] >> g[P_CELL_OF + tile]) & 1 and not (g[P_EXISTS] >> g[P_CELL_OF + (tile ^ 1)]) & 1:
-            g[P_TEMPLE_CLOSE] = 1
+            g[X_TEMPLE_CLOSE] = 1
 
 
 @compiled(counted=False)
@@ -542,6 +542,6 @@ def result_row(g, out):
     landing = g[P_CELL_OF + FOOLS_LANDING]
     out[R_CLOSE] = ((CLOSE_SKULL if g[P_LEVEL] == g[P_CFG + C_SKULL] - 1 else 0)
                     | (CLOSE_LANDING if (g[P_FLOODED] >> landing) & 1 else 0)
-                    | (CLOSE_TEMPLE if g[P_TEMPLE_CLOSE] else 0))
+                    | (CLOSE_TEMPLE if g[X_TEMPLE_CLOSE] else 0))
 
 

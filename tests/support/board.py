@@ -435,7 +435,7 @@ def _same_state(g, ref, p):
     assert int(pub[st.P_LEVEL]) == ref.level
     assert {t for t in range(4) if pub[st.P_CAPTURED] >> t & 1} == ref.captured
     assert int(pub[st.P_ACTIVE]) == ref.active
-    assert bool(pub[st.P_TEMPLE_CLOSE]) == ref.temple_close, "the treasure one flood card from lost differs"
+    assert bool(g.g[st.X_TEMPLE_CLOSE]) == ref.temple_close, "the treasure one flood card from lost differs"
     won = ref.result is not None and ref.result["won"]
     lost = ref.result is not None and not ref.result["won"]
     assert int(pub[st.P_STATUS]) == (st.WON if won else st.LOST if lost else st.PLAYING)
