@@ -158,6 +158,16 @@ def test_a_race_the_budget_cannot_afford_is_cut_to_its_best_by_rank():
     assert 40 in {c.index for c in result.alive} and abs(rates[answer.index]["normal"] - 0.4015) <= spread
 
 
+def test_every_look_ends_where_a_chunk_of_its_store_ends():
+    """A look plays whole chunks (no chunk holds games past it), however long the budget lets it
+    grow: the screen's chunks of FIRST_ROUND, then the race store's doubling ones."""
+    from fisim.results.chunks import chunk_slot
+    looks = race.schedule(100_000_000, 1)          # the largest --budget, one cell
+    ends = {sum(chunk_slot(k, race.RACE_CHUNK)) for k in range(len(looks))}
+    assert looks[:4] == [100, 200, 400, 800] and looks[-1] > 98_000_000
+    assert all(n - race.SCREEN in ends for n in looks[4:])
+
+
 def test_pooled_player_counts_average_each_deals_wins():
     """pooled: a level's rate is the mean of its counts' rates, its interval that of per-game means."""
     goal = Goal((("normal", 0.5),), (2, 3, 4), pooled=True)
@@ -196,6 +206,30 @@ def test_the_verification_is_sized_to_the_tolerance():
     assert verification.fresh_games(Goal(goal.targets, (3,), tolerance=0.04)) == 3000     # 2,305
     assert verification.fresh_games(goal, 4000) == 4000
     assert verification.fresh_games(Goal(goal.targets, (3,), tolerance=0.0)) == defaults.DESIGN_VERIFY_GAMES
+
+
+@pytest.mark.parametrize("settled,reached,first", [
+    (True, "reached", "The answer: sandbags 2->4."),
+    (False, "open", "The best estimate: sandbags 2->4 (the search is not settled)."),
+    (True, "unreachable", "Target out of reach: no candidate reaches novice 85%, elite 40%; the closest, sandbags "
+                          "2->4, misses by 3.2 points (elite)."),
+])
+def test_at_a_glance_names_the_answer_or_says_what_the_search_could_not(settled, reached, first):
+    from fisim.reporting.design import glance
+    record = {"request": {"targets": {"novice": 0.85, "elite": 0.4}, "players": [3], "pooled": False},
+              "outcome": {"settled": settled, "reached": reached, "verdict": "the words of the verdict"}}
+    verified = pd.DataFrame([{"rank": 1, "changes": "sandbags 2->4", "largest_miss": 0.032, "worst": "elite",
+                              "verified_within_tolerance": False, "verified_largest_miss": 0.035,
+                              "verified_worst": "elite", "verified_mean_turns": 18.8, "verified_close_any_share": 0.59,
+                              "verified_traced": 20, "verified_drama": 0.53}])
+    fresh = pd.DataFrame([{"rank": 1, "level": level, "players": "3", "rate": rate, "ci_low": rate - 0.01,
+                           "ci_high": rate + 0.01, "target": target}
+                          for level, rate, target in (("novice", 0.84, 0.85), ("elite", 0.365, 0.4))])
+    lines = glance(record, verified, fresh)
+    assert lines[0] == first and lines[1] == "The words of the verdict."
+    assert lines[2].startswith("On fresh deals it wins novice 84.0% [83.0, 85.0] (target 85%); elite 36.5%")
+    assert lines[3] == ("How it feels: games last 18.8 player turns, 59% of wins came close, a won game's chance of "
+                        "winning fell to 53% at its lowest.")
 
 
 # === options ===================================================================================
@@ -361,7 +395,7 @@ def test_a_design_finds_what_a_full_sweep_of_its_grid_says(grid, tmp_path):
     plan = request.plan(WATERS, f"normal={target:.3f}", policy="expert", budget=300_000, verify_games=2000,
                         trace_games=0, seed=3, tolerance=0.0)
     result = run(plan, tmp_path / "d")
-    assert dict(result.answer.values)["waters_rise"] == 4
+    assert dict(result.answer.values)["waters_rise"] == 4 and result.played == result.asked
     rates = result.race.readings
     assert all(rates[c].rate[("normal", 3)] >= rates[d].rate[("normal", 3)] - 0.05
                for c, d in itertools.combinations(sorted(rates, key=lambda c: c.index), 2))

@@ -31,12 +31,11 @@ def run(plan, out, threads=None, progress=None, warn=None, played=None):
 
     from fisim import defaults
     from fisim.designing.answer import Design
-    from fisim.designing.race import FIRST_ROUND, RACE_STEP, SCREEN, race, schedule
+    from fisim.designing.race import FIRST_ROUND, RACE_CHUNK, SCREEN, race, schedule
     from fisim.designing.request import VERIFY_CHUNK
     from fisim.designing.stores import SearchGames, check_folder, evidence, opened
     from fisim.designing.verification import fresh_games, verify
     from fisim.formatting import count
-    from fisim.limits import CHUNK_GAMES
     from fisim.store import Store
     from fisim.sweeping import Interrupted, warm
     progress = progress or (lambda text: None)
@@ -51,7 +50,7 @@ def run(plan, out, threads=None, progress=None, warn=None, played=None):
         with screen.lock(), race_store.lock():
             games = SearchGames(opened(screen, cells, plan.seed, min(last, SCREEN), FIRST_ROUND, threads, warn,
                                        progress=played),
-                                opened(race_store, cells, plan.race_seed, max(last - SCREEN, RACE_STEP), CHUNK_GAMES,
+                                opened(race_store, cells, plan.race_seed, max(last - SCREEN, FIRST_ROUND), RACE_CHUNK,
                                        threads, warn, progress=played))
             held.append(games)
             result = race(plan.candidates, goal, plan.budget, lambda c, n: evidence(games, c, n, goal), progress)

@@ -44,24 +44,29 @@ times its levels, player counts and constraints, as tune spends it (fisim.tuning
 """
 from dataclasses import dataclass, field
 
+from fisim.limits import MAX_CHUNK_GAMES
+
 FIRST_ROUND = 100       # games per cell of a candidate's first look, and the screen's chunk size
 SCREEN = 800            # the screen's games per cell (looks of 100 to 800): the next group enters here
-RACE_STEP = 1000        # then looks of SCREEN + 1,000, 2,000, 4,000 ...: the race store's chunks
+RACE_CHUNK = MAX_CHUNK_GAMES    # the race store's largest chunk: its chunks double to it (fisim.results.chunks)
 FINALISTS = 8           # a race the budget cannot afford is cut, by rank, to no fewer than this many
 SHOWN, LARGER, CUT = "shown worse", "a smaller change fits", "ranked below the cut"    # why a candidate left
 
 
 def schedule(budget, cells):
     """The games per cell of each look the budget allows one candidate (of `cells` cells): 100,
-    200, 400, 800, then 800 more than 1,000, 2,000, 4,000 ...: the screen's, then the race store's,
-    each a whole number of chunks."""
-    looks, n, step = [], FIRST_ROUND, RACE_STEP
+    200, 400, 800 (the screen's chunks), then SCREEN more than where each chunk of the race store
+    ends (1,000, 2,000, 4,000 ... doubling up to RACE_CHUNK games a chunk, then a chunk more each):
+    a look never plays part of a chunk."""
+    from fisim.results.chunks import chunk_slot
+    looks, n, k = [], FIRST_ROUND, 0
     while n * cells <= budget:
         looks.append(n)
         if n < SCREEN:
             n *= 2
         else:
-            n, step = SCREEN + step, 2 * step
+            n = SCREEN + sum(chunk_slot(k, RACE_CHUNK))
+            k += 1
     return looks
 
 
@@ -198,11 +203,6 @@ class Race:
     def cut(self):
         """How many candidates left the race by rank, not shown worse than another."""
         return sum(why == CUT for _, why in self.dropped.values())
-
-    @property
-    def unplayed(self):
-        """How many candidates the race never played (a smaller change fits, or the budget ended)."""
-        return sum(c not in self.readings for c in self.ranked)
 
 
 def next_up(alive, readings, asked):

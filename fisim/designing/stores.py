@@ -3,9 +3,10 @@
 
 - DIR/screen: a cell's games 0..SCREEN-1 of the seed, in chunks of FIRST_ROUND games, so that the
   first looks of many candidates play no more than they need;
-- DIR/race: its games from there on, games 0.. of the seed two after it, in a sweep's chunks (1,000,
-  1,000, 2,000, 4,000 ...), so that the long looks of the few candidates left write a few large
-  files, not hundreds of small ones;
+- DIR/race: its games from there on, games 0.. of the seed two after it, in chunks of 1,000, 1,000,
+  2,000, 4,000 ... doubling up to race.RACE_CHUNK, so that the long looks of the few candidates left
+  write a few large files, not hundreds of small ones, and every look ends where a chunk ends (the
+  race's looks double: race.schedule);
 - DIR/verify: the fresh games of the verification, games 0.. of the seed after it (chunks of 1,000).
 
 A store is opened for the games its design may ask of a cell (or more, if an earlier design asked
