@@ -8,8 +8,11 @@ The Python API does what the command line does, and returns pandas tables:
     load       a store's aggregates, one row per cell
     load_tiles a store's tiles that decide the game
     compare    paired differences between a store's cells          (fisim compare)
+    agreement  do two policies rank a store's cells alike?         (fisim compare --agreement)
     report     write a store's report                              (fisim report)
     tune       find the value of a parameter that gives a win rate (fisim tune)
+    ladder     the skill ladder and per-deal difficulty            (fisim ladder)
+    replay     one game, turn by turn                              (fisim replay)
 
 Each imports what it needs when called, so that `import fisim` (and the command line's --help)
 stays fast. The modules that do the work are named for what they do (fisim.sweeping,
@@ -19,7 +22,8 @@ from fisim import defaults
 from fisim.limits import CHUNK_GAMES
 from fisim.version import VERSION as __version__  # noqa: F401  (the package's version, as tools read it)
 
-API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "report", "tune")
+API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "agreement", "report", "tune", "ladder",
+       "replay")
 
 
 def simulate(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
@@ -120,16 +124,26 @@ def compare(path, by="layout", agreement=None, baseline=None, disjoint=False):
     significant and the correlation of the paired games; `level` ordered as in load.
 
     With `agreement` ("A,B" or [A, B]: two policies of the sweep), as `--agreement`: do A and B rank
-    the cells along `by` alike? A fisim.agreement.Agreement of DataFrames: `items` (each cell's
+    the cells along `by` alike? A fisim.rankings.Agreement of DataFrames: `items` (each cell's
     rates and ranks under both), `groups` (Spearman's correlation per group with its bootstrap
     interval) and `flips`; `baseline` C and `disjoint` as the command's options. A bad option
     raises ConfigError in one line."""
-    from fisim.agreement import compare_options, rank_agreement
     from fisim.comparison import compare as pair
+    from fisim.rankings import compare_options, rank_agreement
     policies, baseline = compare_options(by, agreement, baseline, disjoint)
     if policies:
         return rank_agreement(path, by, policies, baseline, disjoint)
     return pair(path, by)
+
+
+def agreement(path, policies, by="team", baseline=None, disjoint=False):
+    """Do the two `policies` ("A,B" or [A, B], both played in the store at `path`) rank its cells
+    along `by` (team, layout, rules, level or players) alike? As `fisim compare --agreement`: a
+    fisim.rankings.Agreement of DataFrames, `items` (each cell's rates and ranks under both),
+    `groups` (Spearman's correlation per group with its bootstrap interval) and `flips` (the pairs
+    whose order flips significantly); `baseline` C: does A rank as alike to B as C does;
+    `disjoint`: B ranks by other deals than A. A bad option raises ConfigError in one line."""
+    return compare(path, by, agreement=policies, baseline=baseline, disjoint=disjoint)
 
 
 def report(path, out=None, formats=("html", "md", "png"), title=None):
@@ -174,3 +188,66 @@ def tune(param, target, *, values=None, level=defaults.LEVEL, players=defaults.P
     base, values = setting(param, level, players, team, layout, policy, rules, repeat, values)
     with bars.games(progress) as (update, describe):
         return search(base, param, target, values, max_games, out, seed, threads, describe, played=update)
+
+
+def ladder(out=defaults.LADDER_OUT, *, levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS,
+           games=defaults.LADDER_GAMES, policies=None, clairvoyant=None, deals=defaults.LADDER_DEALS,
+           repeats=defaults.LADDER_REPEATS, replayer=defaults.REPLAYER, seed=0, threads=None, report=True,
+           progress=True):
+    """The skill ladder and per-deal difficulty, as `fisim ladder` plays them into `out` (its
+    stores DIR/ladder and DIR/deals resume and extend alike): every policy of `policies` (default:
+    policies.LADDER, weakest first) and the clairvoyant reference (`clairvoyant` its budget; 0 for
+    none) on the same `games` deals per level and player count; and the first `deals` deals
+    replayed `repeats` times by `replayer` (None: no replays), only its random stream varying.
+    Returns a dict of DataFrames: `ladder` (each policy's win rate per level and player count),
+    `gap` (the clairvoyant against the best legal policy, paired) and `deals` (per-deal
+    difficulty); `report` also writes out/report/. A bad value raises ConfigError in one line."""
+    from fisim import arguments as check
+    from fisim import progress as bars
+    from fisim import skill
+    from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
+    from fisim.sweeping import LocalBackend, run_sweep
+    from policies import LADDER
+    check.path("out", out)
+    check.whole("games", games, 1, MAX_SIMULATE_GAMES)
+    check.whole("deals", deals, 1, MAX_SIMULATE_GAMES)
+    check.whole("repeats", repeats, 2, MAX_REPEAT)
+    check.whole("seed", seed, 0, MAX_SEED)
+    if clairvoyant is not None:
+        check.whole("clairvoyant", clairvoyant, 0)
+    if threads is not None:
+        check.whole("threads", threads, 1, max_threads())
+    check.flag("report", report)
+    axes = [check.axis(name, value, example) for name, value, example in (
+        ("levels", levels, "novice..elite"), ("players", players, "2..4"),
+        ("policies", LADDER if policies is None else policies, "expert,planner"))]
+    plan = skill.setup(*axes[:2], games, axes[2], clairvoyant, deals, repeats,
+                       None if replayer is None else check.text("replayer", replayer), seed)
+    stores = [(plan.ladder_cells, skill.LADDER_STORE, games), (plan.deal_cells, skill.DEALS_STORE, deals)]
+    total = sum(len(cells) * n for cells, _, n in stores)
+    with bars.games(bars.check(progress), total) as (update, _):
+        for cells, store, n in stores:
+            if cells:
+                run_sweep(cells, f"{out}/{store}", seed, {"games": n}, True, LocalBackend(threads),
+                          lambda played, _: update(played) if played else None)
+    if report:
+        from fisim.reporting import write_ladder
+        write_ladder(out, plan.names)
+    tables = skill.read_ladder(out, plan.names)
+    return {name: tables[name] for name in ("ladder", "gap", "deals")}
+
+
+def replay(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
+           rules=(), seed=0, game=0, repeat=0):
+    """Game `game` of `seed` of one setting (the arguments as simulate's), turn by turn, as `fisim
+    replay` prints it: floods, sinkings, cards, actions, swims and the result, as text. A bad
+    argument raises ConfigError in one line."""
+    from fisim import arguments as check
+    from fisim.cell import Cell
+    from fisim.limits import MAX_GAME, MAX_REPEAT, MAX_SEED
+    from fisim.simulation import transcript
+    check.whole("seed", seed, 0, MAX_SEED)
+    check.whole("game", game, 0, MAX_GAME)
+    check.whole("repeat", repeat, 0, MAX_REPEAT)
+    rules = (rules,) if isinstance(rules, str) else rules
+    return transcript(Cell.of(level, players, team, layout, policy, rules, repeat), seed, game)

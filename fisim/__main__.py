@@ -1,3 +1,3 @@
-from fisim.cli import main
+from fisim.cli import program
 
-main()
+program()

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from fisim.errors import ConfigError, StoreError
+from fisim.formatting import correlation, interval, percent, points, points_interval, rate_of
 from fisim.rules.constants import ROLE_NAMES
-from fisim.stats import Z95, wilson
+from fisim.stats import Z95, paired_difference_of_counts, wilson
 from fisim.store import read_store
 from fisim.tables import cell_table, ordered_levels, win_bits
 from policies import seer_notes
@@ -27,15 +28,7 @@ BY = (*AXES, "role")
 def paired_difference(a, b, z=Z95):
     """(mean of a - b, 95% CI low, high) for two boolean arrays of the same games (z: another
     interval's standard deviations)."""
-    n = len(a)
-    if n == 0:
-        return np.nan, np.nan, np.nan
-    a_only = int(np.count_nonzero(a & ~b))
-    b_only = int(np.count_nonzero(b & ~a))
-    diff = (a_only - b_only) / n
-    var = max((a_only + b_only) / n - diff * diff, 0.0)
-    half = z * np.sqrt(var / n)
-    return diff, diff - half, diff + half
+    return paired_difference_of_counts(int(np.count_nonzero(a & ~b)), int(np.count_nonzero(b & ~a)), len(a), z)
 
 
 def pairing(a, b):
@@ -146,16 +139,15 @@ def _format_pairs(frame, by):
         setting = ", ".join(str(r[a]) for a in others)
         if by == "team" and r["rank"] == 1:
             lines.append(f"  [{setting}]")
-            low, high = wilson(round(r["rate"] * r["games"]), r["games"])
-            lines.append(f"   1. {r['team']}: {100 * r['rate']:.2f}% ({100 * low:.2f}-{100 * high:.2f}), "
+            lines.append(f"   1. {r['team']}: {rate_of(round(r['rate'] * r['games']), r['games'], dash='-')}, "
                          f"{r['games']:,} games (best)")
             continue
         mark = "significant" if r["significant"] else "not significant"
-        pairing_text = (f"r = {r['correlation']:.2f}, {100 * r['narrowing']:.0f}% narrower"
+        pairing_text = (f"r = {correlation(r['correlation'])}, {percent(r['narrowing'], 0)} narrower"
                         if np.isfinite(r["correlation"]) else "r undefined: an arm won every game or none")
-        numbers = (f"{100 * r['rate']:.2f}% vs {100 * r['baseline_rate']:.2f}%, difference "
-                   f"{100 * r['difference']:+.2f} points ({100 * r['difference_ci_low']:+.2f} to "
-                   f"{100 * r['difference_ci_high']:+.2f}), "
+        numbers = (f"{percent(r['rate'])} vs {percent(r['baseline_rate'])}, difference "
+                   f"{points(r['difference'])} points "
+                   f"({points_interval(r['difference_ci_low'], r['difference_ci_high'])}), "
                    f"{r['games']:,} games, {mark}, {pairing_text}")
         if by == "team":
             lines.append(f"  {r['rank']:>2}. {r['team']}: {numbers}")
@@ -171,9 +163,9 @@ def _format_roles(frame):
         lines.append(f"  [{', '.join(str(v) for v in key)}]")
         for _, r in group.iterrows():
             mark = "significant" if r["significant"] else "not significant"
-            lines.append(f"    {r['role']:<10} {100 * r['rate']:6.2f}% "
-                         f"({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}), "
-                         f"{r['games']:,} games; without: {100 * r['rate_without']:.2f}%; difference "
-                         f"{100 * r['difference']:+.2f} points ({100 * r['difference_ci_low']:+.2f} to "
-                         f"{100 * r['difference_ci_high']:+.2f}), {mark}")
+            lines.append(f"    {r['role']:<10} {percent(r['rate'], width=6)} "
+                         f"({interval(r['ci_low'], r['ci_high'], dash='-')}), "
+                         f"{r['games']:,} games; without: {percent(r['rate_without'])}; difference "
+                         f"{points(r['difference'])} points "
+                         f"({points_interval(r['difference_ci_low'], r['difference_ci_high'])}), {mark}")
     return "\n".join(lines)

@@ -58,10 +58,11 @@ def _say_if_interpreted(n_games):
 
 
 @contextlib.contextmanager
-def policy_errors(policy):
+def policy_errors(policy, compiling=False):
     """A policy whose decide() does not compile, or raises (an index out of bounds in a policy
     file too), stops the run with one line naming the policy (fisim.errors.EngineError, which the
-    command line reports as a one-line error)."""
+    command line reports as a one-line error). `compiling`: what fails inside is the compile (a
+    typo can fail there as a plain Python error), never a game."""
     try:
         yield
     except numba.core.errors.NumbaError as exc:
@@ -72,24 +73,47 @@ def policy_errors(policy):
         if "setitem" in detail and "readonly" in text:
             detail = ("it writes to a read-only array: pub and the options may only be read (R-INFO); "
                       "look ahead on pub.copy()")
-        raise EngineError(f"policy {policy.NAME}: its decide() does not compile with Numba "
-                          f"(decisions: {', '.join(DECISION_NAMES)}): {detail}") from None
+        raise EngineError(_not_compiled(policy, detail)) from None
     except Exception as exc:
         if isinstance(exc, EngineError):
             raise
         cause = exc.__cause__ or exc.__context__ or exc
         first = (str(cause).splitlines() or [""])[0]
+        if compiling:
+            raise EngineError(_not_compiled(policy, f"{type(cause).__name__}: {first}")) from None
         if isinstance(cause, IndexError):       # a policy file's bounds checks (fisim.jit.modes.bounds_checked)
             first += f" (mem holds {st.MEM_SIZE} ints, pub {st.P_SIZE}, the options n)"
         raise EngineError(f"policy {policy.NAME}: decide() raised {type(cause).__name__} during a "
                           f"game: {first}") from None
 
 
+def _not_compiled(policy, detail):
+    return (f"policy {policy.NAME}: its decide() does not compile with Numba "
+            f"(decisions: {', '.join(DECISION_NAMES)}): {detail}")
+
+
+def in_workers(task, jobs, threads=1, done=None):
+    """task(*job) for every job, on `threads` worker threads, while this thread waits for them and
+    calls done(result) as each finishes. Compiled code never returns to Python before it ends, so
+    it never runs in the thread that Ctrl-C interrupts: the waiting thread takes the
+    KeyboardInterrupt at once, hands out no more jobs and leaves; the jobs in flight are abandoned
+    (they end in the background, or with the process: the command line exits at once)."""
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="fisim-engine")
+    try:
+        for future in as_completed([pool.submit(task, *job) for job in jobs]):
+            result = future.result()
+            if done:
+                done(result)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 @contextlib.contextmanager
 def interruptible():
-    """Compiled code never sees Python's Ctrl-C (a policy stuck in a loop would never return), so
-    while it runs in the main thread Ctrl-C ends the process at once, as it ends any native
-    program. Files fisim writes are whole or absent, so finished work is kept."""
+    """While a game is recorded (record_game, compiled code that holds the GIL: a waiting thread
+    would never run Python's Ctrl-C), Ctrl-C ends the process at once, as it ends any native
+    program; a game takes milliseconds, one whose policy loops for ever would never return.
+    Files fisim writes are whole or absent."""
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
         yield
@@ -101,6 +125,13 @@ def interruptible():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def compiled(run, policy):
+    """Compile (or load from the cache) the policy's entry on a worker thread (in_workers), a
+    failure reported as a compile's, not a game's."""
+    with policy_errors(policy, compiling=True):
+        in_workers(lambda: run.address, [()])
+
+
 def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, progress=None, repeat=0):
     """Result rows (int32[n_games, R_SIZE], columns fisim.rules.state.R_*) of games
     first_game .. first_game+n_games-1 under master `seed`, each played with the policy stream of
@@ -108,9 +139,10 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     game is played from its own seed into its own row, whichever thread plays its block.
     `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
-    The threads are Python threads running the compiled engine without the GIL: the engine then
-    needs no parallel compilation (Numba's parallel=True about doubles a first run's compile).
-    A config or a number the engine cannot play is a ConfigError (checked)."""
+    The blocks are played on worker threads (in_workers) running the compiled engine without the
+    GIL: the engine then needs no parallel compilation (Numba's parallel=True about doubles a first
+    run's compile), and the calling thread stays free for Ctrl-C. A config or a number the engine
+    cannot play is a ConfigError (checked)."""
     checked(config, seed, first_game, n_games, repeat)
     _say_if_interpreted(n_games)
     prepare([policy])
@@ -125,19 +157,10 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
         run.run_games(*fixed, np.int64(lo), np.int64(hi), out)
         return hi - lo
 
-    with policy_errors(policy), interruptible(), first_use(run, "run_games", policy):
-        if threads <= 1:
-            finished = (play(lo, hi) for lo, hi in blocks)
-        else:
-            pool = ThreadPoolExecutor(threads)
-            finished = (done.result() for done in as_completed([pool.submit(play, *b) for b in blocks]))
-        try:
-            for games in finished:
-                if progress:
-                    progress(games)
-        finally:
-            if threads > 1:
-                pool.shutdown(cancel_futures=True)
+    with first_use(run, "run_games", policy):
+        compiled(run, policy)
+        with policy_errors(policy):
+            in_workers(play, blocks, threads, progress)
     return out
 
 
@@ -175,10 +198,11 @@ def record(layout, config, policy, seed, game, decisions=False, repeat=0):
     g = st.new_game_array(layout.geometry, settings, 1 << 18, (1 << 22) if decisions else 0, policy_arg(policy))
     rng = np.zeros(N_STREAMS, np.uint64)
     out = np.zeros(R_SIZE, dtype=np.int32)
-    with policy_errors(policy), interruptible():
-        prepare([policy], "record_game")
-        run = runner(policy)
-        with first_use(run, "record_game", policy):
+    prepare([policy], "record_game")
+    run = runner(policy)
+    with first_use(run, "record_game", policy):
+        compiled(run, policy)
+        with policy_errors(policy), interruptible():
             run.record_game(g, rng, np.uint64(seed), np.int64(game), np.int64(repeat), out)
     return Recording(events_of(g), decisions_of(g), out, g[:st.P_SIZE].copy())
 

@@ -8,8 +8,8 @@ OPEN_FILES = Path("/proc/self/fd")      # Linux: an open file by its descriptor,
 def atomic_write(path, write):
     """Call write(tmp) on a temporary file beside `path`, then rename it into place: a reader sees
     the old file, or the new one complete, never a half-written one. Where the system allows, the
-    file has no name until it is complete, so a process killed while writing it (Ctrl-C ends one
-    running compiled code at once) leaves nothing behind."""
+    file has no name until it is complete, so a process killed while writing it leaves nothing
+    behind."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     anonymous = _anonymous_file(path.parent)

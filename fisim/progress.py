@@ -1,8 +1,11 @@
 """The progress of a long Python API call (`progress=` of fisim.simulate, sweep and tune): True, a
 tqdm.auto bar (a widget in Jupyter, a line on a terminal) shown once the call has run DELAY
 seconds, so that a quick call prints nothing; False (or None), nothing; or a function of the
-caller's, called with the number of games as each block of games finishes."""
+caller's, called with the number of games as each block of games finishes. Every bar of fisim's,
+the command line's too, takes its size from `sized`."""
 import contextlib
+import os
+import sys
 
 from fisim.errors import ConfigError
 
@@ -26,8 +29,19 @@ def games(progress, total=None):
         yield (progress if callable(progress) else _nothing), _nothing
         return
     from tqdm.auto import tqdm
-    with tqdm(total=total, unit="game", unit_scale=True, delay=DELAY) as bar:
+    with tqdm(total=total, unit="game", unit_scale=True, delay=DELAY, **sized(sys.stderr)) as bar:
         yield bar.update, lambda text: bar.set_description(text, refresh=False)     # shown with the next update
+
+
+def sized(file):
+    """tqdm's ncols and nrows for a bar on `file`: 80 and 24 on a terminal that gives no size (0
+    columns and 0 lines: a console or pseudo-terminal nobody sized), where tqdm would draw
+    nothing; else tqdm's own (None)."""
+    try:
+        size = os.get_terminal_size(file.fileno())
+    except (AttributeError, OSError, ValueError):       # not a terminal
+        return {"ncols": None, "nrows": None}
+    return {"ncols": size.columns or 80, "nrows": size.lines or 24}
 
 
 def _nothing(*_):

@@ -4,6 +4,8 @@ Games are played in chunks (fisim.cell.play_chunks), so a caller that only wants
 numbers (fisim.results.tally) or writes the rows out chunk by chunk (fisim.results.games.write_games)
 holds one chunk at a time: memory does not grow with the number of games.
 """
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
@@ -52,9 +54,37 @@ def _check_arguments(games, seed, first_game, threads, layout, repeat):
         raise ConfigError(f"layout must be a built-in island's name or a layout file path, not {layout!r}")
 
 
+def printed_rules(cell):
+    """The cell of the same setting under the printed rules (no switch, no variant file), to play
+    the same deals under both; None when the cell already plays them, or when they cannot play its
+    setting (one player, a meter position past the printed skull)."""
+    if not (cell.rules or cell.variant):
+        return None
+    printed = replace(cell, rules=(), variant=None)
+    try:
+        printed.config
+    except ConfigError:
+        return None
+    return printed
+
+
 def frames(cell, seed, chunks):
     """The per-game frame of each chunk (first game, result rows) of `cell`'s games, labelled as a
     store's rows are (a layout file by its file name: a file standard.txt is not the standard island)."""
     config, layout, policy = cell.config, cell.layout_label, cell.policy_label
     for first_game, rows in chunks:
         yield games_frame(rows, config, layout, policy, seed, first_game, cell.repeat)
+
+
+def transcript(cell, seed, game):
+    """Game `game` of `seed` of `cell`, turn by turn, as text (`fisim replay`, fisim.replay): its
+    transcript kept as the engine plays it (fisim.engine.record), titled with the setting."""
+    from fisim import engine
+    from fisim.cell import check_games
+    from fisim.transcript import format_transcript
+    rec = engine.record(cell.island, cell.config, cell.policy, seed, game, repeat=cell.repeat)
+    check_games(rec.result[None, :], cell.policy.NAME, game)
+    title = (f"Game {game} of seed {seed}: {cell.layout_label}, {cell.level}, {cell.players} players, "
+             f"policy {cell.policy_label}, rules {cell.rules_label}"
+             + (f", repeat {cell.repeat}" if cell.repeat else ""))
+    return format_transcript(rec.events, cell.island, title, legend=True)

@@ -15,3 +15,16 @@ def wilson(successes, n, z=Z95):
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (0.0 if successes == 0 else max(0.0, centre - half)), (1.0 if successes == n else min(1.0, centre + half))
+
+
+def paired_difference_of_counts(a_only, b_only, n, z=Z95):
+    """(difference of two win rates, 95% CI low, high) of n games each played under both arms
+    (common random numbers), from the games only arm a won and those only arm b won: the
+    difference is the mean of per-game differences, its interval from their variance (z: another
+    interval's standard deviations)."""
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    diff = (a_only - b_only) / n
+    var = max((a_only + b_only) / n - diff * diff, 0.0)
+    half = z * math.sqrt(var / n)
+    return diff, diff - half, diff + half

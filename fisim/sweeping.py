@@ -7,9 +7,12 @@ cluster, or extended with more games, gives the same store as one uninterrupted 
 """
 import gc
 
+import pandas as pd
+
 from fisim import defaults
 from fisim.cell import play
 from fisim.errors import BackendError, EngineError
+from fisim.formatting import interval, percent
 from fisim.limits import CHUNK_GAMES
 from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole
 from fisim.results.games import games_frame
@@ -236,9 +239,18 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
             progress(0, int(counted_whole(cell_records, target, chunk_games)[1] and not before))
 
 
+RANKED = ("team", "layout")      # a sweep that varies one of these lists its cells by win rate
+
+
 def format_table(frame):
     """The summary table of a sweep: one line per cell, each text column as wide as its longest
-    value (a team of four names is long)."""
+    value (a team of four names is long). A sweep of teams or islands lists them by win rate,
+    highest first, within each setting of the rest."""
+    ranked = [a for a in RANKED if frame[a].nunique() > 1]
+    if ranked:
+        others = [a for a in ("layout", "level", "players", "team", "policy", "rules") if a not in ranked]
+        frame = pd.concat([g.sort_values("rate", ascending=False, kind="stable")
+                           for _, g in frame.groupby(others, sort=False, observed=True)])
     width = {c: max(len(c), *frame[c].astype(str).str.len()) + 2
              for c in ("layout", "level", "team", "policy", "rules")}
 
@@ -249,8 +261,8 @@ def format_table(frame):
     lines = [line("layout", "level", "pl", "team", "policy", "rules", f"{'games':>10}{'win rate':>10}  95% CI")]
     for _, r in frame.iterrows():
         lines.append(line(r["layout"], r["level"], r["players"], r["team"], r["policy"], r["rules"],
-                          f"{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                          f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%"))
+                          f"{r['games']:>10,}{percent(r['rate'], width=9)}  "
+                          f"{interval(r['ci_low'], r['ci_high'], dash='-', unit='%')}"))
     lines.append("Win rates are the computer team's (the policy named), not a human team's.")
     lines += seer_notes(frame["policy"])
     waiting = int((~frame["complete"]).sum())

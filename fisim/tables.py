@@ -32,27 +32,42 @@ def counted_chunks(chunks, cell_key, target):
     return mine.iloc[:n], reached
 
 
+def cell_totals(done, tiles=()):
+    """A cell's counted chunks (counted_chunks) added up: games, wins, each loss cause
+    (cause_<name>), the histograms of turns and treasures, per role the games and wins, and per
+    tile the counts of each key of `tiles` ("place", "name": TILE_COUNTS's columns). The one sum of
+    a cell's chunks: load, load_tiles and the report read their cells through it."""
+    totals = {"games": int(done["games"].sum()), "wins": int(done["wins"].sum()),
+              **{f"cause_{name}": int(done[f"cause_{name}"].sum()) for name in CAUSES},
+              "turns_hist": summed(done["turns_hist"]), "treasures_hist": summed(done["treasures_hist"], 5),
+              "role_games": summed(done["role_games"], N_ROLES), "role_wins": summed(done["role_wins"], N_ROLES)}
+    for by in tiles:
+        totals.update({column: summed(done[column], N_TILES) for column in TILE_COUNTS[by].values()})
+    return totals
+
+
+def mean_of(hist, games):
+    """The mean of a histogram of counts (turns, treasures) over `games` games (NaN of none)."""
+    return float(np.dot(np.arange(len(hist)), hist) / games) if games else np.nan
+
+
 def cell_table(manifest, chunks):
     """load's table from a store's verified manifest and chunks."""
     rows = []
     labels = policy_labels(manifest)
     for cell in manifest["cells"]:
         done, complete = counted_chunks(chunks, cell["key"], manifest["target"])
-        games = int(done["games"].sum())
-        wins = int(done["wins"].sum()) if games else 0
+        totals = cell_totals(done)
+        games, wins = totals["games"], totals["wins"]
         low, high = wilson(wins, games)
         row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
         row.update(cell=cell["key"], games=games, wins=wins, rate=wins / games if games else np.nan,
                    ci_low=low, ci_high=high, complete=complete)
         for name in CAUSES:
-            row[f"share_{name}"] = done[f"cause_{name}"].sum() / games if games else np.nan
-        turns = summed(done["turns_hist"]) if games else np.zeros(1)
-        treasures = summed(done["treasures_hist"]) if games else np.zeros(1)
-        row["mean_turns"] = float(np.dot(np.arange(len(turns)), turns) / games) if games else np.nan
-        row["mean_treasures"] = float(np.dot(np.arange(len(treasures)), treasures) / games) if games else np.nan
-        role_games = summed(done["role_games"], N_ROLES)
-        role_wins = summed(done["role_wins"], N_ROLES)
-        for role, n, w in zip(ROLE_NAMES, role_games, role_wins):
+            row[f"share_{name}"] = totals[f"cause_{name}"] / games if games else np.nan
+        row["mean_turns"] = mean_of(totals["turns_hist"], games)
+        row["mean_treasures"] = mean_of(totals["treasures_hist"], games)
+        for role, n, w in zip(ROLE_NAMES, totals["role_games"], totals["role_wins"]):
             row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
         rows.append(row)
     return ordered_levels(pd.DataFrame(rows))
@@ -85,11 +100,11 @@ def tile_table(manifest, chunks, by):
     labels = policy_labels(manifest)
     for cell in manifest["cells"]:
         done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
-        games = int(done["games"].sum())
-        counts = {kind: summed(done[column], N_TILES) for kind, column in TILE_COUNTS[by].items()}
+        totals = cell_totals(done, (by,))
+        counts = {kind: totals[column] for kind, column in TILE_COUNTS[by].items()}
         settings = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]], "cell": cell["key"]}
-        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), games,
-                                                          int(done["wins"].sum()) if games else 0, counts)]
+        rows += [{**settings, **row} for row in tile_rows(tile_labels(by, cell["layout_shape"]), totals["games"],
+                                                          totals["wins"], counts)]
     return pd.DataFrame(rows)
 
 

@@ -12,10 +12,15 @@ closer than both neighbours makes a value the closest of all. A tune plays round
   target than each neighbour at 95% confidence. The test takes each rate's side of the target
   from its interval (both sides while the interval holds the target) and, for every pair of sides
   the intervals allow, asks the paired difference of the two distances from the target (game i
-  of every value is dealt alike) to be positive at its lower bound.
+  of every value is dealt alike) to be positive at its lower bound;
+- every round also tests whether the target is out of reach: the rate, monotone, lies between the
+  ends' rates, so when both ends' intervals lie on one side of the target no value reaches it, and
+  the closest value is the answer (while the ends' rates lie on one side of the target, the round
+  plays the end nearest it too, whose rate a plateau of equal rates may share).
 
 The 5% error is spent by Bonferroni over every interval a tune may look at: the rounds its budget
-allows, times 5 per round (the three rates' sides, the two comparisons), each at the same level.
+allows, times 7 per round (the three rates' sides, the two ends' sides, the two comparisons), each
+at the same level.
 Decisions depend only on the games each value has been asked for, so an interrupted tune, run
 again, plays the same rounds, reuses the stored chunks and gives the same answer.
 """
@@ -29,6 +34,7 @@ import pandas as pd
 from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError
+from fisim.formatting import interval, percent
 from fisim.grid import cell_with_number, parse_layouts, parse_policies
 from fisim.limits import CHUNK_GAMES, cut_range, is_whole
 from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
@@ -41,7 +47,7 @@ from fisim.sweeping import play_chunk, replace_rejected
 START_LEVEL = "start_level"
 PARAMS = (START_LEVEL, *(k for k in PARAMETERS if k != "meter"))
 ALPHA = 0.05
-TESTS_PER_ROUND = 5     # the sides of the closest value and its two neighbours, two comparisons
+TESTS_PER_ROUND = 7     # the sides of the closest value, its two neighbours and both ends, two comparisons
 
 
 def schedule(max_games):
@@ -105,6 +111,23 @@ def closer(a, b, target, z):
     return True
 
 
+def near_end(values, rates, target):
+    """The end of `values` nearest the target when both ends' rates lie on one side of it (the
+    target looks out of reach), else None."""
+    ends = (values[0], values[-1])
+    if all(rates[v] < target for v in ends) or all(rates[v] > target for v in ends):
+        return min(ends, key=lambda v: abs(rates[v] - target))
+    return None
+
+
+def out_of_reach(values, wins, target, z):
+    """Is the target beyond the rate of every value in `values`? The rate being monotone, it lies
+    between the ends' rates: the target is out of reach when both ends' intervals lie on the same
+    side of it. `wins` holds the per-game wins of both ends."""
+    first, last = (sides(wins[v], target, z) for v in (values[0], values[-1]))
+    return len(first) == 1 and first == last
+
+
 def settled(values, answer, wins, target, z):
     """Is `answer` closer to the target than each of its neighbours in `values`? `wins` holds the
     per-game wins of the answer and its neighbours, the same games for each."""
@@ -114,7 +137,8 @@ def settled(values, answer, wins, target, z):
 @dataclass
 class Tuning:
     """A tune's outcome: every value probed with its games and wins, the answer and whether it
-    is settled, the rounds played, and the games played now and reused from the store."""
+    is settled, the rounds played, the games played now and reused from the store, and whether
+    the target is out of reach (the answer is then the closest value)."""
 
     param: str
     target: float
@@ -126,6 +150,7 @@ class Tuning:
     max_rounds: int
     played: int
     reused: int
+    out_of_reach: bool = False
 
     def table(self):
         """One row per value probed: games, wins, rate and its 95% Wilson interval, and which is the answer."""
@@ -135,19 +160,22 @@ class Tuning:
             rows.append({"param": self.param, "value": value, "label": value_label(self.param, value),
                          "target": self.target, "games": games, "wins": wins, "rate": wins / games,
                          "ci_low": low, "ci_high": high, "answer": value == self.answer,
-                         "settled": self.settled and value == self.answer})
+                         "settled": self.settled and value == self.answer,
+                         "out_of_reach": self.out_of_reach and value == self.answer})
         return pd.DataFrame(rows)
 
     def _repr_html_(self):
         """In Jupyter: the answer, settled or not, above every value probed with its games and rate."""
-        from fisim.results.display import html_table, percent
+        from fisim.results.display import html_table, shown_rate
         table = self.table()
         shown = pd.DataFrame({self.param: table["label"], "games": table["games"],
-                              "win rate (95% CI)": [percent(*r) for r in zip(table["rate"], table["ci_low"],
-                                                                              table["ci_high"])],
+                              "win rate (95% CI)": [shown_rate(*r) for r in zip(table["rate"], table["ci_low"],
+                                                                                 table["ci_high"])],
                               "": ["<- answer" if a else "" for a in table["answer"]]})
-        verdict = "settled at 95% confidence" if self.settled else "not settled within the budget: the best estimate"
-        return html_table(shown, f"tune {self.param} to a win rate of {100 * self.target:g}%: answer "
+        verdict = ("the closest value; the target is out of reach at 95% confidence" if self.out_of_reach
+                   else "settled at 95% confidence" if self.settled
+                   else "not settled within the budget: the best estimate")
+        return html_table(shown, f"tune {self.param} to a win rate of {percent(self.target, None)}: answer "
                                  f"{value_label(self.param, self.answer)}, {verdict}")
 
 
@@ -263,7 +291,8 @@ class _Games:
 def search(values, target, max_games, wins, progress=None):
     """The tune's rounds over `values` (in order) to the win rate `target`, at most `max_games`
     games per value; wins(value, n) gives the per-game wins of games 0..n-1 of a value (the same
-    deals for every value). (answer, settled, rounds played, {value: games asked of it})."""
+    deals for every value). (answer, settled, rounds played, {value: games asked of it}, whether the
+    target is out of reach)."""
     progress = progress or (lambda text: None)
     rounds = schedule(max_games)
     z = critical_z(len(rounds))
@@ -278,14 +307,17 @@ def search(values, target, max_games, wins, progress=None):
             asked[probe] = n
         while True:
             answer = closest(rates(), target)
-            group = [answer, *neighbours(values, answer)]
+            end = near_end(values, rates(), target)
+            group = [answer, *neighbours(values, answer), *([end] if end is not None else [])]
             todo = [v for v in group if asked.get(v, 0) < n]
             if not todo:
                 break
             asked.update((v, n) for v in todo)
-        if settled(values, answer, {v: wins(v, n) for v in group}, target, z):
-            return answer, True, r + 1, asked
-    return answer, False, len(rounds), asked
+        beyond = out_of_reach(values, {v: wins(v, asked[v]) for v in (values[0], values[-1])}, target, z)
+        done = settled(values, answer, {v: wins(v, n) for v in group}, target, z)
+        if done or beyond:
+            return answer, done, r + 1, asked, beyond
+    return answer, False, len(rounds), asked, False
 
 
 def tune(base, param, target, values, max_games, out, seed=0, threads=None, progress=None, warn=None, played=None):
@@ -300,10 +332,10 @@ def tune(base, param, target, values, max_games, out, seed=0, threads=None, prog
         budget = {"games": max(max_games, kept.get("games", 0))}   # a smaller budget keeps the store's
         store.open(manifest_for(list(cells.values()), seed, budget, per_game=False))
         games = _Games(store, cells, seed, threads, warn, played)
-        answer, done, rounds, asked = search(values, target, max_games, games.first, progress)
+        answer, done, rounds, asked, beyond = search(values, target, max_games, games.first, progress)
         probes = {v: (n, int(games.first(v, n).sum())) for v, n in asked.items()}
     return Tuning(param, target, list(values), probes, answer, done, rounds, len(schedule(max_games)), games.played,
-                  sum(asked.values()) - games.played)
+                  sum(asked.values()) - games.played, beyond)
 
 
 def format_tuning(tuning, setting):
@@ -311,16 +343,21 @@ def format_tuning(tuning, setting):
     the answer, settled or the best estimate."""
     t = tuning
     table = t.table()
-    lines = [f"tune {t.param} to a win rate of {100 * t.target:g}%: {setting}",
+    lines = [f"tune {t.param} to a win rate of {percent(t.target, None)}: {setting}",
              f"{t.param:>16}{'games':>10}{'win rate':>10}  95% CI"]
     for _, r in table.iterrows():
         mark = "  <- answer" if r["answer"] else ""
-        lines.append(f"{r['label']:>16}{r['games']:>10,}{100 * r['rate']:>9.2f}%  "
-                     f"{100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}%{mark}")
+        lines.append(f"{r['label']:>16}{r['games']:>10,}{percent(r['rate'], width=9)}  "
+                     f"{interval(r['ci_low'], r['ci_high'], dash='-', unit='%')}{mark}")
     answer = table[table["answer"]].iloc[0]
-    rate = f"win rate {100 * answer['rate']:.2f}% (95% CI {100 * answer['ci_low']:.2f}-{100 * answer['ci_high']:.2f}%)"
+    rate = (f"win rate {percent(answer['rate'])} "
+            f"(95% CI {interval(answer['ci_low'], answer['ci_high'], dash='-', unit='%')})")
     others = " and ".join(value_label(t.param, v) for v in neighbours(t.values, t.answer))
-    if t.settled:
+    if t.out_of_reach:
+        side = "above" if answer["rate"] > t.target else "below"
+        verdict = (f"the closest value; the target is out of reach: every value's win rate is {side} "
+                   f"{percent(t.target, None)} at 95% confidence (the rate lies between the ends')")
+    elif t.settled:
         verdict = (f"settled after {t.rounds} of at most {t.max_rounds} rounds: closer to the target than "
                    f"{others} at 95% confidence" if others else "settled: the only value")
     else:

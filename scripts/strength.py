@@ -189,6 +189,7 @@ def write_table(args, cells):
 
 def table(args, cells):
     """The strength table in Markdown, with the command that made it."""
+    from fisim.formatting import bracket, points, rate_bracket
     from fisim.stats import wilson
     names = [arm.label for arm in cells[0].arms]
     player = names[0].partition("@")[0]
@@ -204,16 +205,11 @@ def table(args, cells):
         for arm in cell.arms:
             wins = int(arm.wins[:n].sum())
             low, high = wilson(wins, n)
-            rates.append(f"{100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]")
-        diffs = [f"{points(d)} [{points(low)}, {points(high)}]" for d, low, high in differences(cell)]
+            rates.append(rate_bracket(wins / n, low, high))
+        diffs = [f"{points(d, 1)} {bracket(low, high, signed=True)}" for d, low, high in differences(cell)]
         turn1 = " / ".join(str(arm.first_turn) for arm in cell.arms)
         lines.append(f"| {cell.level} | {cell.players} | {n:,} | " + " | ".join(rates + diffs) + f" | {turn1} |")
     return "\n".join(lines)
-
-
-def points(x):
-    """A difference of rates in points, signed, with a true minus sign."""
-    return f"{100 * x:+.1f}".replace("-", "−")
 
 
 def command(args):

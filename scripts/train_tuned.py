@@ -41,6 +41,7 @@ from tqdm import tqdm
 
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference
+from fisim.formatting import points
 from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.constants import LEVELS
 from fisim.rules.rng import game_seed
@@ -171,7 +172,7 @@ def train(args, log=print):
             if best is not None:
                 values, base = best[1], best[2]
                 accepted.append({"weight": name, "value": values[name], "gain": round(float(best[0]), 5)})
-                log(f"pass {p}: {name} = {values[name]:.4g} (+{100 * best[0]:.2f} points on these deals)")
+                log(f"pass {p}: {name} = {values[name]:.4g} ({points(best[0])} points on these deals)")
         record.append({"pass": p, "step": step, "won_before": round(fresh, 5),
                        "won_after": round(float(base.mean()), 5), "accepted": accepted})
         step *= args.shrink

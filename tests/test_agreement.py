@@ -1,7 +1,8 @@
-"""`fisim compare --agreement A,B` (fisim.agreement): do two policies rank the cells of a sweep alike?
+"""`fisim compare --agreement A,B` (fisim.rankings): do two policies rank the cells of a sweep alike?
 Spearman's correlation with a bootstrap interval, each policy's self correlation, significant flips,
 on win records made to order and on a real sweep whose numbers must be the store's."""
 import io
+import re
 import time
 
 import numpy as np
@@ -9,8 +10,9 @@ import pandas as pd
 import pytest
 from support.commands import run
 
-from fisim import agreement as ag
+from fisim import rankings as ag
 from fisim.comparison import paired_difference
+from fisim.reporting.agreement import section
 from fisim.rules.constants import ROLE_NAMES
 from fisim.tables import load
 from policies import load_policy
@@ -29,6 +31,12 @@ def _items(rates_a, rates_b, n=400, groups=None, seed=1, alike=True, rates_c=Non
         u = rng.random(n)
         wins.append(np.array([u < pa, (u if alike else rng.random(n)) < pb, *([u < rates_c[i]] if rates_c else [])]))
     return items, wins
+
+
+def correlations(result):
+    """{group: its row as people read it} of the section's table of correlations."""
+    table = section([result]).tables[0].people
+    return {row[0]: dict(zip(table.headings, row)) for row in table.rows}
 
 
 def test_spearman_uses_average_ranks_of_ties():
@@ -89,8 +97,9 @@ def test_groups_are_ranked_apart_and_pooled_and_the_bootstrap_is_seeded():
     assert all(f["group"] == "players 3" for _, f in one.flips.iterrows())      # never across groups
     again = ag.agreement(items, wins, "team", ("expert", "search:8"), boots=300, seed=5)
     pd.testing.assert_frame_equal(one.groups, again.groups)
-    text = ag.format_agreement(one)
-    assert "players 3 (2 teams): -1.00" in text and "all (5 teams)" in text
+    rows = correlations(one)
+    assert rows["players 3"]["Teams"] == "2" and rows["players 3"]["Spearman (95% CI)"].startswith("-1.00 [")
+    assert rows["all"]["Teams"] == "5"
 
 
 def test_a_baseline_is_compared_on_the_same_resamples():
@@ -107,7 +116,7 @@ def test_a_baseline_is_compared_on_the_same_resamples():
     g = result.groups.iloc[0]
     assert g["high"] - g["low"] > 0.5        # each correlation alone is noisy ...
     assert (g["difference"], g["difference_low"], g["difference_high"]) == (0, 0, 0)     # ... their difference not
-    assert "all: " in ag.format_agreement(result) and "= +0.00 [+0.00, +0.00]" in ag.format_agreement(result)
+    assert correlations(result)["all"]["tuned less expert (95% CI)"] == "+0.00 [+0.00, +0.00]"
 
 
 def test_disjoint_deals_keep_noise_the_two_policies_share_out_of_their_agreement():
@@ -121,7 +130,7 @@ def test_disjoint_deals_keep_noise_the_two_policies_share_out_of_their_agreement
     assert apart.groups.iloc[0]["spearman"] < 0.9 and (apart.items["games"] == 200).all()
     assert np.allclose(apart.items["rate_expert"], [w[0, :200].mean() for w in wins])
     assert np.allclose(apart.items["rate_search:8"], [w[1, 200:].mean() for w in wins])
-    assert "search:8 on the second half of each cell's games" in ag.format_agreement(apart)
+    assert "search:8 ranks by the second half of each cell's games" in section([apart]).text
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +158,7 @@ def test_the_agreement_of_a_sweep_is_its_stores_numbers(two_policy_sweep):
     r = run("compare", str(two_policy_sweep), "--by", "team", "--agreement", "greedy,expert")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Do greedy and expert rank the teams alike?")
-    assert f"all (15 teams): {rho:.2f}" in r.stdout
+    assert re.search(rf"^  all +15 +{rho:.2f} \[", r.stdout, re.M), r.stdout
     csv = run("compare", str(two_policy_sweep), "--by", "team", "--agreement", "greedy,expert", "--format", "csv")
     assert csv.returncode == 0 and csv.stdout.splitlines()[0].startswith("group,team,rate_greedy")
 
@@ -162,7 +171,8 @@ def test_a_baselines_agreement_is_set_beside_the_first_policys(two_policy_sweep)
     r = run("compare", str(two_policy_sweep), "--by", "team", "--agreement", "greedy,expert", "--baseline", "tuned")
     assert r.returncode == 0, r.stderr
     assert "Does greedy rank as alike to expert as tuned does?" in r.stdout
-    assert f"all: {rho_greedy:.2f} - {rho_tuned:.2f} = {rho_greedy - rho_tuned:+.2f} [" in r.stdout
+    row = next(line.split() for line in r.stdout.splitlines() if line.startswith("  all "))
+    assert row[2] == f"{rho_greedy:.2f}" and row[7] == f"{rho_tuned:.2f}" and row[8] == f"{rho_greedy - rho_tuned:+.2f}"
     apart = run("compare", str(two_policy_sweep), "--by", "team", "--agreement", "greedy,expert", "--baseline",
                 "tuned", "--disjoint", "--format", "csv")
     assert apart.returncode == 0, apart.stderr

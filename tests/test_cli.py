@@ -1,10 +1,20 @@
 """The installed `fisim` command: results, files, transcripts, and one-line errors with exit 2."""
+import fcntl
+import io
+import os
+import pty
+import re
+import struct
 import subprocess
 import sys
+import termios
+from pathlib import Path
 
 import pandas as pd
 import pytest
-from support.commands import run
+from support.commands import run, shown_on
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.compiles
@@ -132,3 +142,104 @@ def test_help_is_fast_and_lists_the_commands():
     assert r.returncode == 0
     for command in ("simulate", "replay", "layouts"):
         assert command in r.stdout
+
+
+# --- issue 47: a variant against the printed rules, sweep --format, --rules help, progress bars --
+
+RISING_TIDE = ROOT / "docs" / "variants" / "rising-tide.toml"
+
+
+@pytest.mark.compiles
+def test_simulate_with_rules_shows_the_difference_from_the_printed_rules_on_the_same_deals():
+    """Issue 47, 3: the variant's rate, and the paired difference from the printed rules' games of
+    the same seed, the same as two runs compared game by game."""
+    import fisim
+    from fisim.comparison import paired_difference
+    setting = ["--level", "novice", "--policy", "expert", "--games", "2000", "--seed", "4"]
+    r = run("simulate", "--rules", str(RISING_TIDE), *setting)
+    assert r.returncode == 0, r.stderr
+    variant = fisim.simulate(level="novice", policy="expert", games=2000, seed=4, rules=str(RISING_TIDE))
+    printed = fisim.simulate(level="novice", policy="expert", games=2000, seed=4)
+    diff, low, high = paired_difference(variant["won"].to_numpy(), printed["won"].to_numpy())
+    assert diff < 0 and high < 0          # rising tide is harder (docs/cli.md, "Variant files")
+    lines = r.stdout.splitlines()
+    assert lines[2] == (f"vs the printed rules  {100 * diff:+.2f} points (95% CI {100 * low:+.2f} to "
+                        f"{100 * high:+.2f}): harder")
+    assert lines[3].startswith(f"  the printed rules win {100 * printed['won'].mean():.2f}% (95% CI ")
+    assert lines[3].endswith("of the same 2,000 deals, paired game by game")
+    alone = run("simulate", "--rules", str(RISING_TIDE), *setting, "--alone")
+    assert alone.returncode == 0 and "printed rules" not in alone.stdout
+    assert alone.stdout.splitlines() == lines[:2] + lines[4:]      # the variant's own numbers, unchanged
+    rows = pd.read_csv(io.StringIO(run("simulate", "--rules", str(RISING_TIDE), *setting, "--format", "csv").stdout))
+    official = rows[(rows["rules"] == "official") & (rows["measure"] == "win")]
+    difference = rows[rows["measure"] == "win difference vs official"]
+    assert official["value"].tolist() == [printed["won"].mean()] and official["games"].tolist() == [2000]
+    numbers = difference[["value", "ci_low", "ci_high"]].to_numpy()
+    assert len(numbers) == 1 and list(numbers[0]) == pytest.approx([diff, low, high], abs=1e-4)    # as printed
+
+
+@pytest.mark.compiles
+def test_simulate_says_when_the_printed_rules_cannot_play_the_setting():
+    r = run("simulate", "--rules", "solo", "--players", "1", "--policy", "random", "--games", "100")
+    assert r.returncode == 0 and "printed rules" not in r.stdout
+    assert r.stderr == "fisim: note: no difference from the printed rules, which do not play 1 player at normal\n"
+    official = run("simulate", "--policy", "random", "--games", "100")
+    assert official.returncode == 0 and "printed rules" not in official.stdout + official.stderr
+
+
+def test_sweep_writes_the_report_formats_it_is_given(tmp_path, capsys):
+    """Issue 47, 7: the README's `--format` on sweep, as `fisim report --format` takes it; a bad
+    one is refused before any game is played."""
+    from support.commands import in_process
+    readme = (ROOT / "README.md").read_text()
+    assert "(`--format html,md,png,csv,json` adds the tables as data)" in readme
+    grid = ["sweep", "--levels", "normal", "--players", "2", "--policies", "random", "--games", "20"]
+    code, _, err = in_process(capsys, *grid, "--out", tmp_path / "out", "--format", "html,md,png,csv,json")
+    assert code == 0, err
+    report = tmp_path / "out" / "report"
+    assert {"report.html", "report.md", "tables.json", "figures", "tables"} <= {p.name for p in report.iterdir()}
+    assert list((report / "tables").glob("*.csv"))
+    for args, message in ((["--format", "pdf"], "unknown report format 'pdf'; choose from: html, md, png, svg, "
+                                                "csv, json"),
+                          (["--format", "csv", "--no-report"], "give --format or --no-report, not both")):
+        code, _, err = in_process(capsys, *grid, "--out", tmp_path / "bad", *args)
+        assert (code, err) == (2, f"fisim: error: {message}\n")
+        assert not (tmp_path / "bad").exists()
+
+
+def test_the_rules_help_is_a_short_list_and_a_pointer():
+    """Issue 47, 7: the --rules help names the switches and points to docs/cli.md, where each is
+    explained (test_outputs), instead of explaining them all in about 25 lines."""
+    for command in ("simulate", "sweep"):
+        text = run(command, "--help").stdout
+        entry = text[text.index("  --rules"):]
+        entry = entry[:entry.index("\n  --", 1)]
+        assert len(entry.splitlines()) <= 12 and "docs/cli.md" in entry, entry
+
+
+def test_a_terminal_that_gives_no_width_still_shows_the_progress_bar():
+    """Issue 47, 7: a terminal of 0 columns and 0 lines (one nobody sized) made tqdm draw nothing
+    for minutes; every bar of fisim's (the commands' fisim.cli.options.progress_bar, the Python
+    API's) takes 80 columns there (fisim.progress.sized)."""
+    main, side = pty.openpty()
+    fcntl.ioctl(side, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
+    code = ("import sys, time; from fisim.cli.options import progress_bar; from fisim import progress\n"
+            "with progress_bar(True, total=100, unit='game', desc='0/2 cells', mininterval=0) as bar:\n"
+            "    bar.update(40); time.sleep(0.2)\n"
+            "progress.DELAY = 0\n"
+            "with progress.games(True, 100) as (update, describe):\n"
+            "    describe('round 1'); update(30); time.sleep(0.2)\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    done = subprocess.run([sys.executable, "-c", code], stdin=side, stdout=side, stderr=side, env=env, timeout=60)
+    os.close(side)
+    text = shown_on(main)
+    assert done.returncode == 0 and "0/2 cells:  40%|" in text and " 40/100 " in text, text
+    assert "round 1:  30%|" in text and " 30.0/100 " in text, text
+    width = max(len(line) for line in re.split(r"[\r\n]", re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)))
+    assert 60 <= width <= 80, text
+
+
+def test_the_readme_says_its_first_compile_was_timed_on_idle_cores():
+    """Issue 47, 7: "under a minute" holds on an idle machine; a busy one takes several."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "once (under a minute on two idle cores, several minutes on a busy machine;" in readme

@@ -13,6 +13,7 @@ import types
 from pathlib import Path
 
 import pytest
+from support.commands import shown_on
 
 from fisim import engine
 from fisim.jit import runners
@@ -101,17 +102,7 @@ def _fisim(cache, *args):
                               text=True, env=_using(cache), timeout=600)
     finally:
         os.close(side)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(main, 4096)
-        except OSError:          # the terminal closed: everything has been read
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(main)
-    return done.returncode, done.stdout, shown.decode(errors="replace")
+    return done.returncode, done.stdout, shown_on(main)
 
 
 def _private_cache(run, directory):

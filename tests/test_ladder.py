@@ -1,16 +1,20 @@
-"""`fisim ladder` (fisim.ladder): every policy on the same deals, the clairvoyant reference labelled,
+"""`fisim ladder` (fisim.skill): every policy on the same deals, the clairvoyant reference labelled,
 deals replayed varying nothing but the policy stream, and every printed number the store's."""
 import json
 import re
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from support.commands import run
+from support.commands import in_process, run
+from support.reports import documented_tables
 
-from fisim import grid, ladder
+from fisim import grid
+from fisim import skill as ladder
 from fisim.comparison import paired_difference
+from fisim.formatting import duration
 from fisim.stats import wilson
 from fisim.tables import load
 from policies import CLAIRVOYANT_NOTE, load_policy
@@ -29,6 +33,11 @@ def played(tmp_path_factory):
     r = run(*LADDER_ARGS, "--out", str(out))
     assert r.returncode == 0, r.stderr
     return out, r.stdout
+
+
+def _table(out, name):
+    """A table of the ladder's report as data."""
+    return pd.read_csv(out / "report" / "tables" / f"{name}.csv")
 
 
 def _games(store):
@@ -63,7 +72,7 @@ def test_the_stores_record_the_cells_repeats_and_policies(played):
 def test_printed_and_written_numbers_are_the_stores(played):
     out, printed = played
     cells = load(out / "ladder")
-    written = pd.read_csv(out / "ladder.csv")
+    written = _table(out, "skill-ladder")
     for _, cell in cells.iterrows():
         assert f"{100 * cell['rate']:.1f}% [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]" in printed
         row = written[(written["players"] == str(cell["players"])) & (written["policy"] == cell["policy"])]
@@ -75,20 +84,23 @@ def test_printed_and_written_numbers_are_the_stores(played):
     best = "expert" if won["expert"].mean() >= won["random"].mean() else "random"
     diff, low, high = paired_difference(won["clairvoyant"], won[best])
     best = EXPERT if best == "expert" else RANDOM
-    gap = pd.read_csv(out / "gap.csv")
+    gap = _table(out, "clairvoyant-gap")
     pooled = gap[gap["players"] == "all"].iloc[0]
     assert pooled["best"] == best and np.allclose(pooled[["gap", "gap_low", "gap_high"]].astype(float),
                                                   [diff, low, high])
-    assert f"{100 * diff:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]" in printed
-    assert (out / "ladder.png").stat().st_size > 0 and (out / "deals-novice.png").stat().st_size > 0
-    markdown = (out / "ladder.md").read_text()
-    assert "ladder.png" in markdown and printed.split("\nresults:")[0] in markdown
+    assert f"{100 * diff:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]" in printed
+    figures = out / "report" / "figures"
+    assert (figures / "skill-ladder.png").stat().st_size > 0 and (figures / "deals.png").stat().st_size > 0
+    markdown = (out / "report" / "report.md").read_text()
+    assert "](figures/skill-ladder.png)" in markdown and "](figures/deals.png)" in markdown
+    for _, cell in cells.iterrows():       # the report holds the numbers the terminal shows
+        assert f"| {100 * cell['rate']:.1f}% [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}] |" in markdown
 
 
 def test_the_deal_table_is_the_replays_and_ladders_wins(played):
     out, printed = played
     ladder_games, replays = _games(out / "ladder"), _games(out / "deals")
-    deals = pd.read_csv(out / "deals.csv")
+    deals = _table(out, "deal-difficulty")
     for _, row in deals.iterrows():
         mine = replays[replays["players"] == row["players"]]
         by_deal = mine.pivot(index="game", columns="repeat", values="won").to_numpy()
@@ -111,14 +123,14 @@ def test_the_headline_is_the_stores_numbers(played):
     cells = load(out / "ladder")
     rates = cells.groupby("policy")[["wins", "games"]].sum()
     best = max((RANDOM, EXPERT), key=lambda p: rates.loc[p, "wins"] / rates.loc[p, "games"])
-    deals = pd.read_csv(out / "deals.csv")
+    deals = _table(out, "deal-difficulty")
     never = int(round((deals["never_won"] * deals["deals"]).sum()))
 
     def ci(wins, n):
         low, high = wilson(wins, n)
         return f"{100 * wins / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
-    first = printed.splitlines()[0]
-    assert first == (f"At Novice, the strongest legal computer team here ({best}) wins "
+    first = next(line for line in printed.splitlines() if line.startswith("- At "))
+    assert first == (f"- At Novice, the strongest legal computer team here ({best}) wins "
                      f"{ci(rates.loc[best, 'wins'], rates.loc[best, 'games'])}, the clairvoyant one ({SEER}) "
                      f"{ci(rates.loc[SEER, 'wins'], rates.loc[SEER, 'games'])} of 48 games; "
                      f"{ci(never, 24)} of 24 deals were won by no policy, not even with the decks in view.")
@@ -133,6 +145,19 @@ def test_a_ladder_already_played_is_read_again_without_playing(played):
     assert sorted(p.stat().st_mtime_ns for p in (out / "ladder" / "chunks").iterdir()) == before
 
 
+def test_fisim_report_of_a_ladders_directory_is_the_ladders_report(played, tmp_path):
+    """The ladder's report comes from the one report machine: `fisim report DIR` of the ladder's
+    directory writes it again from the stores, the same text and tables."""
+    out, _ = played
+    r = run("report", str(out), "--out", str(tmp_path / "again"), "--format", "md,png,csv")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "again" / "report.md").read_text() == (out / "report" / "report.md").read_text()
+    for name in ("skill-ladder", "clairvoyant-gap", "deal-difficulty"):
+        assert (tmp_path / "again" / "tables" / f"{name}.csv").read_text() == \
+            (out / "report" / "tables" / f"{name}.csv").read_text()
+        assert list(_table(out, name).columns) == documented_tables()[name]
+
+
 def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played, tmp_path):
     """A store extended by a policy holds its cells last; the ladder's columns, its table's rows and
     its figure follow --policies, as a ladder played from scratch would."""
@@ -145,9 +170,9 @@ def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played
     cells = json.loads((out / "ladder" / "manifest.json").read_text())["cells"]
     assert cells[-1]["policy"] == "passive"
     passive = f"passive@{load_policy('passive').VERSION}"
-    header = next(line for line in r.stdout.splitlines() if line.startswith("players 2 "))
+    header = next(line for line in r.stdout.splitlines() if line.split()[:2] == ["Players", "Level"])
     assert header.split()[2:] == [passive, RANDOM, EXPERT, SEER]
-    assert list(pd.read_csv(out / "ladder.csv")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
+    assert list(_table(out, "skill-ladder")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
 
 
 @pytest.mark.parametrize("args, says", [
@@ -194,6 +219,54 @@ def test_spread_of_deals_that_decide_nothing():
     assert s["mean_win_low"] < s["mean_win"] < s["mean_win_high"]
 
 
+def test_a_resumed_ladder_plans_the_time_left(played, tmp_path):
+    """On resume the plan counts only the games the stores lack: none here, and no speed to
+    measure (issue 47 item 6)."""
+    out = tmp_path / "skill"
+    shutil.copytree(played[0], out)
+    r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    plan = r.stderr[r.stderr.index("plan: 2 settings"):].splitlines()
+    for policy, games in (("random", 48), ("expert", 48), ("clairvoyant:2", 48), ("passive, replays", 72)):
+        line = next(line for line in plan if line.strip().startswith(policy + " "))
+        assert line.split() == [*policy.split(), "0", "games", f"({games}", "of", f"{games}", "stored)"], line
+    assert "  nothing to play: the stores hold all 216 games" in plan
+    assert "first compiling" not in r.stderr         # everything was compiled for the fixture
+
+
+def test_the_plan_of_a_ladder_half_played_gives_the_time_left():
+    rows = ladder.plan(["novice"], [2, 3], ["random", "expert"], 1000, ["search:8"], 20, 5)
+    fresh = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "a test")
+    half = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "a test", {"expert": 1000, "search:8, replays": 200})
+    expert = next(line for line in half.splitlines() if line.strip().startswith("expert "))
+    assert expert.split()[:3] == ["expert", "1,000", "games"] and expert.endswith("(1,000 of 2,000 stored)")
+    replays = next(line for line in half.splitlines() if line.strip().startswith("search:8, replays"))
+    assert replays.split()[2:4] == ["0", "games"] and replays.endswith("(200 of 200 stored)")
+    left = 1000 / QUOTED_SPEEDS["expert"] / 2 + 2000 / QUOTED_SPEEDS["random"] / 2
+    assert f"  time left: {duration(left)} (the stores hold 1,200 of its 4,200 games;" in half
+    total = left + 1000 / QUOTED_SPEEDS["expert"] / 2 + 200 / QUOTED_SPEEDS["search:8"] / 2
+    assert f"  total: {duration(total)} (a resumed ladder" in fresh
+
+
+def test_what_a_ladder_compiles_is_said_with_its_time():
+    text = ladder.compile_text(["the engine", "expert", "planner"], 2)
+    assert text.startswith("first compiling the engine, expert, planner (not in the compile cache yet): ")
+    assert duration(2 * ladder.COMPILE_SECONDS) in text and text.endswith("then the plan")
+
+
+@pytest.mark.slow
+def test_the_ladder_says_what_it_compiles_before_its_plan(tmp_path):
+    """A policy not in the compile cache (a file of new content) is named, with about how long it
+    takes, before the plan, which comes after the compile with the speeds measured (issue 47 item 6)."""
+    policy = tmp_path / "fresh_random.py"
+    policy.write_text(f"# {tmp_path}\n" + (Path(__file__).parent / "support" / "invariant_random.py").read_text())
+    r = run("ladder", "--levels", "novice", "--players", "2", "--games", "2", "--policies", str(policy),
+            "--no-clairvoyant", "--no-deals", "--out", str(tmp_path / "skill"))
+    assert r.returncode == 0, r.stderr
+    said = r.stderr.index(f"fisim: ladder: first compiling {policy} (not in the compile cache yet): about ")
+    assert said < r.stderr.index("plan: 1 setting")
+
+
 @pytest.mark.slow
 def test_the_ladder_prints_its_plan_before_playing(tmp_path):
     r = run(*[a for a in LADDER_ARGS if a != "--quiet"], "--out", str(tmp_path / "skill"))
@@ -203,7 +276,7 @@ def test_the_ladder_prints_its_plan_before_playing(tmp_path):
         line = next(line for line in plan if line.strip().startswith(policy + " "))
         assert re.search(rf"\b{games} games +[0-9,.]+/s   (under a second|about \d)", line), line
     assert any(line.startswith("  total: ") for line in plan)
-    assert f"fisim ladder {ladder.FULL_SIZE}" in r.stderr
+    assert "fisim ladder --full-size" in r.stderr
 
 
 # speeds of one core as the README and docs/strength.md quote them (games per second): a check of the defaults' size
@@ -223,6 +296,19 @@ def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
     seconds = sum(games / QUOTED_SPEEDS[policy] / 2 for _, policy, games in rows)
     assert 60 < seconds < 20 * 60
     text = ladder.format_plan(rows, QUOTED_SPEEDS, 2, "the defaults")
-    assert "hours here): fisim ladder --levels novice..legendary --players 2..4 --games 2000" in text
+    assert "hours here): fisim ladder --full-size" in text
     full = float(re.search(r"about ([0-9.]+) hours here", text).group(1))
     assert full > 3
+
+
+def test_the_full_size_ladder_is_one_option_of_the_sizes_in_fisim_defaults(capsys):
+    """issue 44 item 4: the full-size ladder is written once (fisim.defaults.FULL_LADDER): the
+    README and docs give `fisim ladder --full-size`, its help spells the sizes, and it is refused
+    beside a size of its own."""
+    from fisim.defaults import FULL_LADDER
+    help_text = " ".join(run("ladder", "--help").stdout.split())
+    assert all(f"--{k} {v}" in help_text for k, v in FULL_LADDER.items())
+    for doc in ("README.md", "docs/cli.md"):
+        assert "fisim ladder --full-size" in (Path(__file__).parent.parent / doc).read_text()
+    status, _, err = in_process(capsys, "ladder", "--full-size", "--games", "10")
+    assert status == 2 and "--full-size sets the ladder's sizes; give it without --games" in err

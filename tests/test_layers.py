@@ -8,13 +8,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # Lowest first; a module may import its own layer and those below. A folder stands for its modules.
 LAYERS = [
     ["fisim.errors", "fisim.limits", "fisim.stats", "fisim.files", "fisim.version", "fisim.defaults", "fisim.arguments",
-     "fisim.progress"],
+     "fisim.progress", "fisim.formatting"],
     ["fisim.rules", "fisim.jit", "fisim.position", "fisim.reference", "fisim.transcript", "fisim.crosscheck",
      "fisim.engine", "policies"],
     ["fisim.cell", "fisim.grid", "fisim.results"],
     ["fisim.store"],
     ["fisim.tables"],
-    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.ladder", "fisim.comparison", "fisim.agreement",
+    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.skill", "fisim.comparison", "fisim.rankings",
      "fisim.reporting"],
     ["fisim.cli", "fisim.__main__", "fisim"],
 ]

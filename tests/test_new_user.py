@@ -273,3 +273,31 @@ def test_fisim_compare_takes_the_agreement_options_of_its_command(tmp_path):
     assert result.policies == ("random", "passive") and result.disjoint and set(result.items["games"]) == {500}
     csv = run("compare", str(out), "--by", "level", "--agreement", "random,passive", "--disjoint", "--format", "csv")
     assert np.allclose(pd.read_csv(io.StringIO(csv.stdout))["rate_random"], result.items["rate_random"])
+
+
+def test_the_ladder_the_agreement_and_a_replay_are_in_the_python_api(tmp_path):
+    """issue 44 item 6: fisim.ladder plays and reads what `fisim ladder` does (the same stores, the
+    same tables), fisim.agreement is compare's --agreement, fisim.replay the transcript `fisim
+    replay` prints."""
+    import fisim
+    out = tmp_path / "ladder"
+    tables = fisim.ladder(out, levels="novice", players=2, games=20, policies="random,passive", clairvoyant=0,
+                          deals=4, repeats=2, replayer="passive", progress=False)
+    assert set(tables) == {"ladder", "gap", "deals"} and tables["gap"].empty
+    assert set(tables["ladder"]["games"]) == {20} and len(tables["deals"]) == 1
+    assert (out / "report" / "report.md").exists()
+    again = run("ladder", "--levels", "novice", "--players", "2", "--games", "20", "--policies", "random,passive",
+                "--no-clairvoyant", "--deals", "4", "--repeats", "2", "--replayer", "passive", "--out", str(out))
+    assert again.returncode == 0 and "nothing to play" in again.stderr + again.stdout       # the same stores
+    with pytest.raises(ValueError, match="replayer expert plays every replay of a deal alike"):
+        fisim.ladder(tmp_path / "bad", levels="novice", players=2, games=20, policies="random", replayer="expert")
+    with pytest.raises(ValueError, match="deals 50 needs games of at least 50"):
+        fisim.ladder(tmp_path / "bad", games=20, deals=50)
+    text = fisim.replay(level="novice", players=2, policy="random", seed=3, game=1)
+    assert text == run("replay", "--level", "novice", "--players", "2", "--policy", "random", "--seed", "3",
+                       "--game", "1").stdout
+    store = tmp_path / "store"
+    fisim.sweep(store, levels="novice,normal,elite", players=2, policies="random,passive", games=1000, report=False,
+                progress=False)
+    result = fisim.agreement(store, "random,passive", by="level")
+    assert result.policies == ("random", "passive") and len(result.items) == 3

@@ -147,6 +147,17 @@ def test_a_policy_that_does_not_compile_is_named_in_one_line(tmp_path):
     assert "\n" not in message and "policy broken" in message and "undefined_name" in message
 
 
+def test_a_typo_that_fails_while_compiling_is_said_to_fail_to_compile(tmp_path):
+    """Issue 47, 7: a misspelt function of a module fails inside Numba's compile as a plain
+    AttributeError, once reported as raised "during a game"."""
+    path = tmp_path / "typo.py"
+    path.write_text("from numba import njit\nfrom fisim.rules import view\nNAME = 'typo'\n@njit\n"
+                    "def decide(pub, options, n, mem, rng):\n    return view.decison(pub) % n\n")
+    message = _simulate_error(path)
+    assert message.startswith("policy typo: its decide() does not compile with Numba"), message
+    assert "AttributeError" in message and "'decison'" in message and "during a game" not in message
+
+
 def test_a_policy_cannot_write_to_pub(tmp_path):
     """R-INFO: pub is handed to a policy read-only; a write does not compile."""
     message = _simulate_error(_policy_file(tmp_path, "writer", "pub[0] = 1\n    return 0"))

@@ -24,8 +24,8 @@ from fisim.tables import win_bits
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
-ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "loss-causes", "survival", "rules",
-                "policies", "named-tiles", "tiles-standard", "tiles-skull-island"]
+ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "team-levels", "loss-causes",
+                "survival", "rules", "policies", "named-tiles", "tiles-standard", "tiles-skull-island"]
 HUMAN = "computer team's"
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
 
@@ -122,8 +122,7 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
     for absent in ("Level × players", "Teams ranked", "Islands compared", "Rule readings", "Policies compared"):
         assert absent not in md
     assert sorted(p.name for p in (out / "report" / "figures").iterdir()) == \
-        ["adventurers.png", "loss-causes.png", "named-tiles.png", "survival.png", "tiles-standard.png",
-         "win-by-level.png"]
+        ["adventurers.png", "loss-causes.png", "named-tiles.png", "survival.png", "tiles-standard.png"]
     r = run("report", str(out), "--out", str(tmp_path / "svg"), "--format", "html,svg", "--title", "Tiny")
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "svg" / "report.html").read_text()
@@ -233,7 +232,7 @@ def test_paired_differences_in_the_report_are_those_of_the_store(faked, tmp_path
         assert row["Baseline (95% CI)"] == f"{rate_ci(b.sum(), len(b))} standard"
         assert row["Significant"] == ("yes" if low > 0 or high < 0 else "no")
     assert any(float(r["Difference (points)"]) < -5 and r["Significant"] == "yes" for r in layouts)
-    rules = tables["Each rules against official, per level (players and teams pooled)"]
+    rules = tables["Each rule reading against official, per level (players and teams pooled)"]
     assert [r["Rules"] for r in rules] == ["navigator-plain"] * 4
     assert all(r["Significant"] == "yes" and float(r["Difference (points)"]) > 0 for r in rules)
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.commands import FISIM
-from support.reports import RANDOM, fake_store, md_tables, run_chromium
+from support.reports import RANDOM, documented_tables, fake_store, md_tables, run_chromium
 
 import fisim
 from fisim import grid
@@ -26,7 +26,6 @@ from policies import load_policy
 pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its speed
 
 DOCS = Path(__file__).parent.parent / "docs"
-TABLES_DOC = DOCS / "report-tables.md"
 PASSIVE = f"passive@{load_policy('passive').VERSION}"
 FIGURE_TITLES = {
     "Computer team's win rate by difficulty level (95% intervals)",
@@ -144,12 +143,6 @@ def test_the_html_report_at_1400px_has_no_horizontally_scrolling_table(islands, 
     assert measured["wide"] == []
 
 
-def documented_tables():
-    """{file name pattern: columns} of docs/report-tables.md's table of files."""
-    rows = re.findall(r"^\| `([^`|]*)\.csv` \| [^|]* \| `([^`]*)` \|$", TABLES_DOC.read_text(), re.M)
-    return {name: columns.split(", ") for name, columns in rows}
-
-
 def test_the_reports_tables_as_data_hold_numbers_in_the_columns_the_docs_name(islands):
     report = islands / "report"
     tables = json.loads((report / "tables.json").read_text())
@@ -213,26 +206,145 @@ def overall_difference(store, axis, value, baseline, **held):
     return paired_difference(np.concatenate(a), np.concatenate(b))
 
 
-def test_at_a_glance_leads_with_each_alternative_and_its_paired_difference_largest_first(rules_and_sets):
-    md = (rules_and_sets / "report" / "report.md").read_text()
-    glance = md.split("**At a glance**")[1].split("Contents:")[0]
-    lines = {line.split(" (paired")[0]: line for line in glance.strip().splitlines()}
-    assert list(lines)[:3] == ["- Rule readings against official", f"- Policies against {RANDOM}",
-                               "- Rule numbers varied (--set) against their official values"]
+def said(diff, low, high):
+    """A paired difference as At a glance says it: harder or easier, by how much, or no clear difference."""
+    if low > 0 or high < 0:
+        ends = sorted((abs(low), abs(high)))
+        return (f"{'easier' if diff > 0 else 'harder'} by {100 * abs(diff):.2f} points "
+                f"({100 * ends[0]:.2f} to {100 * ends[1]:.2f})")
+    return f"no clear difference ({100 * diff:+.2f} points, {100 * low:+.2f} to {100 * high:+.2f})"
+
+
+def glance_of(store):
+    """The lines of At a glance of the report of `store` (in store/report)."""
+    return glance_lines((store / "report" / "report.md").read_text())
+
+
+def glance_lines(md):
+    return md.split("**At a glance**")[1].split("Contents:")[0].strip().splitlines()
+
+
+def test_at_a_glance_says_harder_or_easier_for_each_alternative_largest_first(rules_and_sets):
+    """Each comparison's line names every alternative harder or easier than the baseline and by
+    how many points, in words, with the paired 95% interval (issue 47 item 2)."""
+    lines = {line.split(" (paired")[0]: line for line in glance_of(rules_and_sets)}
+    policies = f"- Policies against {RANDOM}, the game as each plays it"
     expected = {"- Rule readings against official": ("rules", ["heli-all", "navigator-plain"], "official",
                                                     {"policy": RANDOM}),
-                f"- Policies against {RANDOM}": ("policy", [PASSIVE], RANDOM, {"rules": "official"}),
                 "- Rule numbers varied (--set) against their official values": (
-                    "rules", ["waters_rise=2", "waters_rise=4"], "official", {"policy": RANDOM})}
+                    "rules", ["waters_rise=2", "waters_rise=4"], "official", {"policy": RANDOM}),
+                policies: ("policy", [PASSIVE], RANDOM, {"rules": "official"})}
+    assert list(lines)[:3] == list(expected)
     for head, (axis, values, baseline, held) in expected.items():
         line = lines[head]
         found = []
         for value in values:
             diff, low, high = overall_difference(rules_and_sets, axis, value, baseline, **held)
-            shown = value
-            assert f"{shown} {100 * diff:+.2f} points ({100 * low:+.2f} to {100 * high:+.2f}" in line, line
-            found.append((line.index(f"{shown} "), -abs(diff)))
+            assert f"{value} {said(diff, low, high)}" in line, line
+            found.append((line.index(f"{value} "), -abs(diff)))
         assert sorted(found) == sorted(found, key=lambda f: f[1])      # the largest difference named first
+    assert "harder by" in lines[policies] and "easier by" in lines["- Rule readings against official"]
+
+
+def test_the_body_leads_with_what_the_sweep_varied_and_glance_names_the_policy(rules_and_sets):
+    """A sweep of rules, rule numbers and policies opens with their sections; every line of At a
+    glance about the main figures names the policy and rules they show (issue 47 item 2)."""
+    md = (rules_and_sets / "report" / "report.md").read_text()
+    headings = re.findall(r"^## (.*)$", md, flags=re.M)
+    assert headings[:5] == ["The sweep", "Rule readings compared with the official rules", "Parameter effects",
+                            "Policies compared", "Win rate by level"]
+    main = [line for line in glance_of(rules_and_sets) if not line.split(" (paired")[0].endswith(
+        ("official", "official values", "the game as each plays it"))]
+    assert len(main) == 4          # easiest and hardest, level steps, the easiest count, how the hardest is lost
+    assert all(f"played by {RANDOM}, under the official rules" in line for line in main), main
+
+
+def test_at_a_glance_says_what_each_level_step_costs_and_which_player_count_is_easiest(islands):
+    """The level step, paired on the same deals with players and teams pooled; the easiest player
+    count at each level; how the hardest setting is lost, cause by cause (issue 47 item 2)."""
+    glance = glance_of(islands)
+    cells = fisim.load(islands)
+    main = cells[(cells["layout"] == "standard") & (cells["rules"] == "official")]
+    chunks, target = Store(islands).read_chunks(), Store(islands).read_manifest()["target"]
+    a, b = [], []
+    for players in (2, 3):
+        mine = main[main["players"] == players].set_index("level")["cell"]
+        a.append(win_bits(chunks, mine["elite"], target))
+        b.append(win_bits(chunks, mine["novice"], target))
+    diff, low, high = paired_difference(np.concatenate(a), np.concatenate(b))
+    step = next(line for line in glance if line.startswith("- What each level step costs on the standard island"))
+    assert f"→ elite {100 * np.concatenate(a).mean():.2f}% (" in step and step.endswith(f"{said(diff, low, high)}.")
+    assert "harder by" in step
+    pooled = main.groupby(["level", "players"], observed=True)[["wins", "games"]].sum()
+    rates = (pooled["wins"] / pooled["games"]).unstack("players")
+    best = rates.idxmax(axis=1)
+    easiest = next(line for line in glance if line.startswith("- Easiest player count"))
+    for level in ("novice", "elite"):
+        assert f"{level} {best[level]} players, {100 * rates.loc[level, best[level]]:.2f}%" in easiest
+    assert easiest.endswith(f"{best['novice']} players at every level." if best.nunique() == 1
+                            else "it changes with the level.")
+    worst = rates.stack().idxmin()
+    hardest = main[(main["level"] == worst[0]) & (main["players"] == worst[1])]
+    lost = next(line for line in glance if line.startswith("- How the hardest setting"))
+    assert f"({worst[0]} with {worst[1]} players on the standard island" in lost
+    games = int(hardest["games"].sum())
+    shares = {c: round(float((hardest[f"share_{c}"] * hardest["games"]).sum())) for c in
+              ("landing_sunk", "treasure_lost", "drowned", "skull")}
+    named = [c for c in sorted(shares, key=lambda c: -shares[c]) if shares[c]]
+    for cause in named:
+        assert f"{cause.replace('_', ' ')} {100 * shares[cause] / games:.2f}% (" in lost
+    assert [lost.index(c.replace("_", " ") + " ") for c in named] == sorted(lost.index(c.replace("_", " ") + " ")
+                                                                             for c in named)
+
+
+def test_a_variant_file_is_a_variant_not_a_rule_reading(tmp_path):
+    """A rules label with a variant file in it is called a variant: the section, its tables and
+    At a glance (issue 47 item 2); a rule switch stays a rule reading ('Each rule reading', item 7)."""
+    out = tmp_path / "store"
+    variant = DOCS / "variants" / "rising-tide.toml"
+    fake_store(out, grid.expand(["standard"], ["novice"], [2], "random", ["random"],
+                                grid.parse_rules(f"official,{variant}")), 1000, 1000)
+    write_report(out, tmp_path / "r", ("md",))
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "## Variants compared with the official rules" in md and "Rule reading" not in md
+    assert "Each variant against official, per level (players and teams pooled)" in md_tables(md)
+    assert any(line.startswith("- Variants against official (paired") for line in glance_lines(md))
+    fake_store(tmp_path / "both", grid.expand(["standard"], ["novice"], [2], "random", ["random"],
+                                              grid.parse_rules(f"official,heli-all,{variant}")), 1000, 1000)
+    write_report(tmp_path / "both", tmp_path / "both" / "report", ("md",))
+    md = (tmp_path / "both" / "report" / "report.md").read_text()
+    assert "## Rule readings and variants compared with the official rules" in md
+    assert "Each rule reading or variant against official, per level (players and teams pooled)" in md_tables(md)
+
+
+def test_a_figure_of_one_point_is_left_out(tmp_path):
+    """An island sweep at one level and player count: its win rate by level is one point, so that
+    section keeps its table and draws no figure (issue 47 item 7)."""
+    out = tmp_path / "store"
+    fake_store(out, grid.expand(["standard", "skull-island"], ["normal"], [3], "random", ["random"], [()]), 1000, 1000)
+    written = write_report(out, tmp_path / "r", ("md", "png"))
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "## Win rate by level" in md and "Win rate by level and player count" in md_tables(md)
+    assert "figures/win-by-level.png" not in md and "win-by-level.png" not in {p.name for p in written}
+    assert "islands.png" in {p.name for p in written}
+
+
+def test_the_team_by_level_map_shows_each_teams_rate_per_level(tmp_path):
+    """Fixed teams at two levels get a map of teams × levels whose squares are the store's rates
+    (issue 47 item 7)."""
+    out = tmp_path / "store"
+    fake_store(out, grid.expand(["standard"], ["novice", "elite"], [2, 3], grid.parse_teams(
+        "diver+pilot,engineer+explorer,messenger+navigator+pilot,diver+engineer+explorer"), ["random"], [()]),
+        1000, 1000)
+    report = sections.build(data.read(out))
+    section = next(s for s in report.sections if s.id == "team-levels")
+    shown = sorted(t.get_text() for ax in section.figure.axes for t in ax.texts)
+    cells = fisim.load(out)
+    assert shown == sorted(f"{100 * r:.1f}%" for r in cells["rate"]) and len(shown) == 8
+    two = cells[cells["players"] == 2].groupby("team")[["wins", "games"]].sum()
+    strongest_first = sorted(two.index, key=lambda team: (-two.at[team, "wins"] / two.at[team, "games"], team))
+    panel = next(ax for ax in section.figure.axes if ax.texts)
+    assert [t.get_text() for t in panel.get_yticklabels()] == strongest_first
 
 
 def test_a_set_axis_is_shown_once_as_parameter_effects_not_as_a_rule_reading(rules_and_sets):
@@ -256,7 +368,20 @@ def test_the_adventurer_figure_is_sorted_by_rate_with_its_player_counts_in_legen
     ax = section.figure.axes[0]
     top_down = [t.get_text() for t in sorted(ax.get_yticklabels(), key=lambda t: -t.get_position()[1])]
     assert top_down == sorted(rate.index, key=lambda n: -rate[n]) and rate.nunique() == len(rate)
-    assert section.tables[0].columns[1:] == top_down
+    assert section.tables[0].people.headings[1:] == top_down
     assert [t.get_text() for t in section.figure.legends[0].get_texts()] == ["2 players", "3 players"]
     highest = [max(container.lines[0].get_ydata()) for container in ax.containers]     # legend order
     assert highest == sorted(highest, reverse=True) and len(set(highest)) == 2
+
+
+def test_a_report_of_two_stores_keeps_each_ones_sections_apart(tmp_path):
+    """`fisim report A B`: one report of both, the second's sections that the first has too named
+    for their store, each figure its own file."""
+    for name in ("first", "second"):
+        fake_store(tmp_path / name, grid.expand(["standard"], ["novice", "elite"], [2], "random", ["random"], [()]),
+                   1000, 1000)
+    written = write_report([tmp_path / "first", tmp_path / "second"], tmp_path / "r", ("md", "png"))
+    md = (tmp_path / "r" / "report.md").read_text()
+    assert "## Win rate by level\n" in md and "## Win rate by level (second)\n" in md
+    assert {"win-by-level.png", "win-by-level-second.png"} <= {p.name for p in written}
+    assert "from the results stores “first”, “second”" in md

@@ -47,3 +47,32 @@ def test_an_interrupted_run_keeps_its_seconds(tmp_path, sig, status):
     os.killpg(run.pid, sig)
     assert run.wait(timeout=60) == status
     assert recorded_seconds(tmp_path) >= 1
+
+
+def test_the_skill_page_is_fisims_own_report_of_the_three_runs(tmp_path):
+    """make_skill_report.sh plays the ladder and the two rankings, then has `fisim report` write the
+    page of all three (the ladder's sections and each policy's rank agreement), README.md in OUT."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "fisim"
+    fake.write_text(f'''#!/bin/sh
+echo "$@" >> "{tmp_path}/calls"
+if [ "$1" = report ]; then
+    while [ "$1" != --out ]; do shift; done
+    mkdir -p "$2" && echo "the report" > "$2/report.md"
+fi
+''')
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
+           "OUT": str(tmp_path / "out")}
+    r = subprocess.run(["bash", SKILL_SCRIPT, "--quick"], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert [c.split()[0] for c in calls] == ["ladder", "sweep", "sweep", "report"]
+    store = tmp_path / "stores" / "skill-quick-seed2010"
+    report = calls[-1].split()
+    assert report[1:4] == [str(store), f"{store}-teams", f"{store}-islands"]
+    assert [report[i + 1] for i, a in enumerate(report) if a == "--agreement"] == \
+        ["expert,search:8", "tuned,search:8", "planner,search:8"]
+    assert "--baseline" in report and "--disjoint" in report
+    assert (tmp_path / "out" / "README.md").read_text() == "the report\n"

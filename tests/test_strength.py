@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from fisim.comparison import paired_difference
+from fisim.formatting import bracket
 from fisim.simulation import simulate
 from fisim.stats import wilson
 
@@ -59,7 +60,7 @@ def test_the_table_is_the_games_own_numbers(doc, tmp_path):
         low, high = wilson(wins, 30)
         assert row[3] == f"{100 * wins / 30:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
         d, low, high = paired_difference(games["greedy"]["won"].to_numpy(), games["random"]["won"].to_numpy())
-        assert row[6] == f"{100 * d:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]".replace("-", "−")
+        assert row[6] == f"{100 * d:+.1f} {bracket(low, high, signed=True)}"  # digits kept off zero
         first_turn = [int(((~g["won"]) & (g["turns"] == 1)).sum()) for g in games.values()]
         assert row[8] == " / ".join(map(str, first_turn))
 

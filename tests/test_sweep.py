@@ -419,6 +419,20 @@ def test_the_summary_table_keeps_its_columns_apart_for_a_team_of_four():
 
 
 
+def test_the_summary_table_lists_teams_and_islands_by_win_rate():
+    """A sweep of teams (or islands) lists them highest win rate first within each setting of the
+    rest, whatever order the grid played them in (issue 47 item 7)."""
+    frame = pd.DataFrame([{"layout": "standard", "level": level, "players": 2, "team": team, "policy": "expert@1",
+                           "rules": "official", "games": 1000, "rate": rate, "ci_low": rate - 0.03,
+                           "ci_high": rate + 0.03, "complete": True}
+                          for level in ("novice", "elite")
+                          for team, rate in (("diver+pilot", 0.2), ("engineer+explorer", 0.5), ("messenger+navigator",
+                                                                                                0.3))])
+    lines = format_table(frame).splitlines()[1:7]
+    assert [line.split()[1] for line in lines] == ["novice"] * 3 + ["elite"] * 3
+    assert [line.split()[3] for line in lines] == ["engineer+explorer", "messenger+navigator", "diver+pilot"] * 2
+
+
 def test_a_rerun_says_what_the_store_holds_and_an_interrupt_what_is_kept(tmp_path, capsys, monkeypatch):
     from fisim import sweeping as sweep
     args = ["sweep", *GRID, "--out", tmp_path / "out", "--no-report"]

@@ -36,9 +36,9 @@ def test_schedule_doubles_up_to_the_budget():
 
 
 def test_error_is_spread_over_rounds_and_intervals():
-    """Bonferroni: 5% over 7 rounds x 5 intervals, two-sided: z = Phi^-1(1 - 0.05 / 70)."""
-    assert tuning.critical_z(7) == pytest.approx(3.189, abs=1e-3)
-    assert tuning.critical_z(1) == pytest.approx(2.576, abs=1e-3)
+    """Bonferroni: 5% over 7 rounds x 7 intervals, two-sided: z = Phi^-1(1 - 0.05 / 98)."""
+    assert tuning.critical_z(7) == pytest.approx(3.285, abs=1e-3)
+    assert tuning.critical_z(1) == pytest.approx(2.690, abs=1e-3)
 
 
 def test_bisection_probes_the_ends_then_halves_the_bracket():
@@ -53,15 +53,15 @@ def test_bisection_probes_the_ends_then_halves_the_bracket():
 
 def test_stops_after_one_round_when_the_answer_is_clear():
     rates = {1: .9, 2: .75, 3: .5, 4: .3, 5: .1}
-    answer, settled, rounds, asked = tuning.search(list(rates), .5, 64_000, games_of(rates))
-    assert (answer, settled, rounds) == (3, True, 1)
+    answer, settled, rounds, asked, beyond = tuning.search(list(rates), .5, 64_000, games_of(rates))
+    assert (answer, settled, rounds, beyond) == (3, True, 1, False)
     assert set(asked.values()) == {1000}
 
 
 def test_keeps_going_while_the_neighbours_are_close():
     """0.53 against 0.45 for a target of 0.5: closer by 3 points, not settled on 1,000 games."""
     rates = {1: .8, 2: .53, 3: .45, 4: .2}
-    answer, settled, rounds, asked = tuning.search(list(rates), .5, 64_000, games_of(rates))
+    answer, settled, rounds, asked, beyond = tuning.search(list(rates), .5, 64_000, games_of(rates))
     assert answer == 2 and settled and 1 < rounds < 7
     assert asked[2] == asked[1] == asked[3] == tuning.schedule(64_000)[rounds - 1]
 
@@ -69,15 +69,36 @@ def test_keeps_going_while_the_neighbours_are_close():
 def test_a_tie_is_never_settled_and_the_budget_holds():
     """0.52 and 0.48 are equally far from 0.5: the budget runs out, no value plays more games."""
     rates = {1: .7, 2: .52, 3: .48, 4: .3}
-    answer, settled, rounds, asked = tuning.search(list(rates), .5, 6000, games_of(rates))
+    answer, settled, rounds, asked, beyond = tuning.search(list(rates), .5, 6000, games_of(rates))
     assert not settled and answer in (2, 3) and rounds == 4
     assert max(asked.values()) == 6000
 
 
 def test_a_target_beyond_the_range_settles_on_the_end():
     rates = {1: .4, 2: .3, 3: .2}
-    answer, settled, rounds, _ = tuning.search(list(rates), .9, 64_000, games_of(rates))
-    assert (answer, settled, rounds) == (1, True, 1)
+    answer, settled, rounds, _, beyond = tuning.search(list(rates), .9, 64_000, games_of(rates))
+    assert (answer, settled, rounds, beyond) == (1, True, 1, True)
+
+
+def test_a_target_out_of_reach_on_a_plateau_stops_at_once_and_names_the_closest():
+    """Issue 47, 4: the rate tops out at 36.6% on a plateau of identical games (a hand limit above
+    what hands hold changes nothing), so no value is closer than its neighbour and the tune would
+    play its whole budget; both ends' intervals lie below 50%: out of reach, after one round."""
+    rates = {1: .15, 2: .25, 3: .32, 4: .366, 5: .366, 6: .366, 7: .366}
+    answer, settled, rounds, asked, beyond = tuning.search(list(rates), .5, 64_000, games_of(rates))
+    assert beyond and not settled and rounds == 1 and answer == 4      # the first of the tied, closest values
+    assert set(asked.values()) == {1000}          # one round: not the budget of 64,000 a value
+    rates[7] = .45              # the far end's interval holds the target: the rate may reach it
+    *_, beyond = tuning.search(list(rates), .5, 2000, games_of(rates))
+    assert not beyond
+
+
+def test_a_target_within_reach_is_never_out_of_reach():
+    """A target between the ends' rates is bracketed: however the tune ends, not out of reach."""
+    for target in (.2, .3, .6):
+        rates = {1: .1, 2: .3, 3: .31, 4: .7}
+        *_, beyond = tuning.search(list(rates), target, 4000, games_of(rates))
+        assert not beyond
 
 
 def test_closer_asks_both_sides_while_an_interval_holds_the_target():
@@ -198,3 +219,17 @@ def test_command_prints_each_value_and_the_answer(planted, tmp_path):
     rows = json.loads(r.stdout)
     assert [row["value"] for row in rows if row["answer"]] == [expected]
     assert all(row["ci_low"] <= row["rate"] <= row["ci_high"] and row["games"] == 1000 for row in rows)
+
+
+def test_command_says_when_the_target_is_out_of_reach(tmp_path):
+    """Issue 47, 4: random wins a few games in a hundred whatever its hand limit: a target of 90%
+    is out of reach, said after the first round, with the closest value."""
+    r = tune("--param", "hand_limit", "--target", ".9", "--policy", "random", "--level", "novice", "--out",
+             str(tmp_path / "t"), "--quiet")
+    assert r.returncode == 0, r.stderr
+    answer = next(line for line in r.stdout.splitlines() if line.startswith("answer: "))
+    assert answer.endswith("the closest value; the target is out of reach: every value's win rate is below 90% at "
+                           "95% confidence (the rate lies between the ends')")
+    rows = json.loads(tune("--param", "hand_limit", "--target", ".9", "--policy", "random", "--level", "novice",
+                           "--out", str(tmp_path / "t"), "--quiet", "--format", "json").stdout)
+    assert {row["games"] for row in rows} == {1000} and [row["out_of_reach"] for row in rows].count(True) == 1

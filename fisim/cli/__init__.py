@@ -5,6 +5,7 @@ commands so that `--help` and argument errors stay fast; results go to stdout or
 written whole. docs/cli.md is the reference.
 """
 import logging
+import os
 import sys
 import threading
 import time
@@ -12,6 +13,7 @@ import time
 import click
 
 from fisim.cli import compare, ladder, layouts, policies, replay, report, simulate, sweep, tune
+from fisim.cli.options import Stopped
 from fisim.errors import FisimError
 
 
@@ -67,8 +69,9 @@ for command in (simulate.simulate, replay.replay, sweep.sweep, report.report, co
 
 def main(argv=None):
     """Entry point: an error fisim explains (fisim.errors.FisimError) ends in one line on stderr
-    and its exit status, as do
-    click's own usage errors; a file that cannot be written, in one line and exit status 1."""
+    and its exit status, as do click's own usage errors; a file that cannot be written, in one
+    line and exit status 1; Ctrl-C, in one line saying what is kept (fisim.cli.options.on_interrupt)
+    and exit status 130."""
     try:
         cli.main(args=argv, prog_name="fisim", standalone_mode=False)
     except click.UsageError as exc:
@@ -78,8 +81,10 @@ def main(argv=None):
     except click.ClickException as exc:
         click.echo(f"fisim: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("fisim: interrupted", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:     # click turns a KeyboardInterrupt into Abort
+        stopped = exc if isinstance(exc, Stopped) else exc.__cause__
+        said = stopped.args[0] if isinstance(stopped, Stopped) else Stopped.NOTHING_KEPT
+        click.echo(f"fisim: interrupted; {said}", err=True)
         sys.exit(130)
     except FisimError as exc:
         click.echo(f"fisim: error: {exc}", err=True)
@@ -88,3 +93,17 @@ def main(argv=None):
         where = f" {exc.filename}" if exc.filename else ""
         click.echo(f"fisim: error: cannot write{where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
+
+
+def program():
+    """The `fisim` program: main, which on Ctrl-C leaves at once, whatever is still in flight on
+    other threads (a block of games, a compile: fisim.engine.in_workers) — waiting for it could
+    take minutes, and nothing of it is kept."""
+    try:
+        main()
+    except SystemExit as exc:
+        if exc.code != 130:
+            raise
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from fisim.cli.options import TABLE_FORMATS, check_format, table_text
+from fisim.cli.options import TABLE_FORMATS, check_format, progress_bar, table_text
 
 
 @click.command()
@@ -27,19 +27,21 @@ from fisim.cli.options import TABLE_FORMATS, check_format, table_text
                    "raises their correlation on the same deals.")
 def compare(directory, by, fmt, agreement, baseline, disjoint):
     """Paired differences between cells of a sweep that differ only in one setting."""
-    from fisim.agreement import compare_options
     from fisim.comparison import compare as run
     from fisim.comparison import format_comparison
+    from fisim.rankings import compare_options
     pair, baseline = compare_options(by, agreement, baseline, disjoint, option="--")
     check_format(fmt, TABLE_FORMATS)
     with _reading_bar() as progress:
         if pair:
-            from fisim.agreement import format_agreement, rank_agreement
+            from fisim.rankings import rank_agreement
             result = rank_agreement(directory, by, pair, baseline, disjoint, progress=progress)
         else:
             frame = run(directory, by, progress)
     if pair:
-        click.echo(format_agreement(result) if fmt == "text" else table_text(result.items, fmt))
+        from fisim.reporting.agreement import section
+        from fisim.reporting.text import render_sections
+        click.echo(render_sections([section([result])]) if fmt == "text" else table_text(result.items, fmt))
     else:
         click.echo(format_comparison(frame, by) if fmt == "text" else table_text(frame, fmt))
 
@@ -48,11 +50,8 @@ def compare(directory, by, fmt, agreement, baseline, disjoint):
 def _reading_bar():
     """progress(n, total) of a store's chunk files read, as a bar on stderr when it is a terminal and
     the reading lasts more than a couple of seconds (a large store)."""
-    from tqdm import tqdm
-
     from fisim.progress import DELAY
-    with tqdm(unit=" chunk files", desc="reading the store", delay=DELAY, file=sys.stderr,
-              disable=not sys.stderr.isatty()) as bar:
+    with progress_bar(sys.stderr.isatty(), unit=" chunk files", desc="reading the store", delay=DELAY) as bar:
         def progress(n, total):
             bar.total = total
             bar.update(n)

@@ -1,6 +1,8 @@
 """What the commands share: the options that fix one setting, --quiet, the checks of threads and
-formats, and a results table printed as data."""
+formats, a results table printed as data, the progress bar and what Ctrl-C says."""
+import contextlib
 import logging
+import sys
 
 import click
 
@@ -13,11 +15,8 @@ from fisim.rules.variant import MAX_SKULL
 from policies import help_text
 
 POLICY_HELP = help_text()
-RULES_HELP = ("official (the rules as printed) or a switch for another reading of them: "
-              + "; ".join(f"{name} = {meaning}" for name, meaning in SWITCHES.items())
-              + " (rule ids as in the rules contract); or a variant file FILE.toml setting the rule numbers "
-              "(deck, water meter, hand limit, actions, draws, initial floods, cards to capture: see "
-              "docs/model.md), combinable with switches; a file's numbers win over solo's.")
+RULES_HELP = (f"official (as printed), a switch that reads a rule another way ({', '.join(SWITCHES)}) or a "
+              "variant file FILE.toml of rule numbers; docs/cli.md says what each switch reads.")
 TABLE_FORMATS = ("text", "csv", "json")
 
 
@@ -90,3 +89,29 @@ def table_text(frame, fmt):
     if fmt == "csv":
         return as_data(frame).to_csv(index=False).rstrip("\n")
     return to_json(frame)
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C, with what the command keeps and how to go on (fisim.cli.main prints it)."""
+
+    NOTHING_KEPT = "nothing was written: run the same command again"
+
+
+@contextlib.contextmanager
+def on_interrupt(says):
+    """Ctrl-C inside ends the command saying `says` (a text, or a function of the KeyboardInterrupt
+    that gives it), unless a stage within has said what it keeps."""
+    try:
+        yield
+    except Stopped:
+        raise
+    except KeyboardInterrupt as exc:
+        raise Stopped(says(exc) if callable(says) else says) from None
+
+
+def progress_bar(show, **options):
+    """A tqdm progress bar on stderr when `show`, sized as every bar of fisim's (fisim.progress.sized)."""
+    from tqdm import tqdm
+
+    from fisim.progress import sized
+    return tqdm(disable=not show, file=sys.stderr, **sized(sys.stderr), **options)

@@ -13,12 +13,5 @@ from fisim.limits import MAX_GAME
 def replay(level, players, team, layout, policy, rules, seed, repeat, game, quiet):
     """Print one game turn by turn: floods, sinkings, cards, actions, swims and the result."""
     cell = cell_of(level, players, team, layout, policy, rules, repeat)
-    from fisim import engine
-    from fisim.cell import check_games
-    from fisim.transcript import format_transcript
-    island, policy = cell.island, cell.policy
-    rec = engine.record(island, cell.config, policy, seed, game, repeat=repeat)
-    check_games(rec.result[None, :], policy.NAME, game)
-    title = (f"Game {game} of seed {seed}: {cell.layout_label}, {cell.level}, {cell.players} players, "
-             f"policy {cell.policy_label}, rules {cell.rules_label}" + (f", repeat {repeat}" if repeat else ""))
-    click.echo(format_transcript(rec.events, island, title, legend=True), nl=False)
+    from fisim.simulation import transcript
+    click.echo(transcript(cell, seed, game), nl=False)

@@ -3,10 +3,11 @@ import logging
 import sys
 
 import click
+from click.core import ParameterSource
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, quiet_option
-from fisim.cli.report import make_report
+from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, progress_bar, quiet_option
+from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.errors import ConfigError
 from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
 
@@ -47,14 +48,21 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
 @quiet_option("progress bar")
+@click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
+              help="What the report at the end writes, as `fisim report --format` takes it: html, md, png, svg, "
+                   "csv (one file per table), json (every table in one file).")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
-          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, no_report):
+          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, formats, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
     if scheduler and dask_local:
         raise ConfigError("give --scheduler or --dask-local, not both")
+    if no_report and click.get_current_context().get_parameter_source("formats") != ParameterSource.DEFAULT:
+        raise ConfigError("give --format or --no-report, not both")
+    from fisim.reporting import parse_formats
+    parse_formats(formats)      # a bad format is refused before any game is played
     cells = grid.sweep_cells(levels, players_text, teams, layouts_text, policies_text, rules_text, sets)
     from fisim.results.chunks import sweep_target  # (it loads pandas: after the quick checks)
     target = sweep_target(games, ci, max_games, chunk_games, option="--")
@@ -66,44 +74,45 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     click.echo(format_table(frame))
     click.echo(f"results: {out}")
     if not no_report:
-        make_report(out, None, "html,md,png", None)
+        with on_interrupt(f"the store {out} is complete: run the same command (or fisim report {out}) to write "
+                          "its report"):
+            make_report(out, None, formats, None)
 
 
 def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
               dask_local=None, quiet=False):
     """fisim.sweeping.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
-    terminal and not `quiet`) and a Ctrl-C that keeps the finished chunks; the
-    store's table of cells."""
+    terminal and not `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games
+    they hold; the store's table of cells."""
     from fisim.store import Store, manifest_for
     from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
+
+    def kept(exc):
+        if isinstance(exc, Interrupted):
+            return f"{exc.kept:,} games (the finished chunks) are kept in {out}: run the same command to resume"
+        return f"no game was played; the store {out} is as it was: run the same command to go on"
+
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     Store(out).extended_by(manifest_for(cells, seed, target, per_game, chunk_games))   # refused before compiling
-    warm(cells)     # a first run compiles here: the bar and its ETA count games only
-    from tqdm import tqdm
-    with tqdm(total=total, unit="game", unit_scale=True, disable=not show, file=sys.stderr,
-              desc=f"0/{len(cells)} cells") as bar:
-        done = [0]
+    with on_interrupt(kept):
+        warm(cells)     # a first run compiles here: the bar and its ETA count games only
+        with progress_bar(show, total=total, unit="game", unit_scale=True, desc=f"0/{len(cells)} cells") as bar:
+            done = [0]
 
-        def progress(n, cells_done):
-            done[0] += cells_done
-            bar.set_description(f"{done[0]}/{len(cells)} cells")
-            bar.update(n)
+            def progress(n, cells_done):
+                done[0] += cells_done
+                bar.set_description(f"{done[0]}/{len(cells)} cells")
+                bar.update(n)
 
-        if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
-            try:
-                import distributed  # noqa: F401  (sets up its log handlers, quietened here)
-            except ImportError:
-                raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
-            for handler in logging.getLogger("distributed").handlers:
-                handler.setLevel(logging.CRITICAL)
-        try:
+            if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
+                try:
+                    import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+                except ImportError:
+                    raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
+                for handler in logging.getLogger("distributed").handlers:
+                    handler.setLevel(logging.CRITICAL)
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
                              note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
-        except KeyboardInterrupt as exc:
-            bar.close()
-            kept = f"{exc.kept:,} games (the finished chunks)" if isinstance(exc, Interrupted) else "finished chunks"
-            click.echo(f"fisim: interrupted; {kept} are kept in {out}: run the same command to resume", err=True)
-            sys.exit(130)

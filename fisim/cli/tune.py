@@ -1,6 +1,4 @@
 """`fisim tune`: the value of one parameter whose win rate is closest to a target."""
-import sys
-
 import click
 
 from fisim import defaults
@@ -9,6 +7,7 @@ from fisim.cli.options import (
     cell_of,
     check_format,
     check_threads,
+    on_interrupt,
     quiet_option,
     setting_options,
     table_text,
@@ -57,12 +56,9 @@ def tune(param, target, values_text, level, players, team, layout, policy, rules
         if not quiet:
             click.echo(f"fisim: tune: {text}", err=True)
 
-    try:
+    with on_interrupt(f"the finished chunks are kept in {out}: run the same command to resume"):
         result = tuning.tune(base, param, target, values, max_games, out, seed, threads, note,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True))
-    except KeyboardInterrupt:
-        click.echo(f"fisim: interrupted; finished chunks are kept in {out}: run the same command to resume", err=True)
-        sys.exit(130)
     if fmt != "text":
         click.echo(table_text(result.table(), fmt))
         return

@@ -125,9 +125,11 @@ def first_use(run, entry, policy):
 
 def prepare(policy_list, entry="run_games"):
     """Compile into the cache what playing `entry` with these policies needs and it lacks: the
-    first unit (the engine's entry, if missing) here, each other one in a child process at the same
-    time. Logged as INFO messages with `compiling` set (True at the start, False at the end), which
-    the command line shows as one line that ticks."""
+    first unit (the engine's entry, if missing) on a thread of this process, each other one in a
+    child process at the same time, while the calling thread waits: Ctrl-C there stops the compile
+    at once (the children are killed, what they finished is cached) with a KeyboardInterrupt.
+    Logged as INFO messages with `compiling` set (True at the start, False at the end), which the
+    command line shows as one line that ticks."""
     with _preparing:
         runs = list({id(run): run for run in map(runner, policy_list)}.values())
         units = _missing(runs, entry)
@@ -139,12 +141,28 @@ def prepare(policy_list, entry="run_games"):
         log.info("compiling %s (first run only)", what, extra={"compiling": True})
         start = time.monotonic()
         apart = [unit for unit in units[1:] if None not in map(_argument, unit)]
-        children = [_child(unit) for unit in apart]
-        for unit in units:
-            if unit not in apart:
-                _compile_here(unit)
-        for child in children:
-            child.wait()
+        children = []
+        try:
+            for unit in apart:
+                children.append(_child(unit))
+
+            def compile_here():     # not in the waiting thread: the compiler's callbacks swallow a KeyboardInterrupt
+                for unit in units:
+                    if unit not in apart:
+                        _compile_here(unit)
+
+            here = threading.Thread(target=compile_here, name="fisim-compile", daemon=True)
+            here.start()
+            here.join()
+            for child in children:
+                child.wait()
+        except KeyboardInterrupt:
+            for child in children:
+                child.kill()
+                child.wait()
+            log.info("compile of %s stopped after %.0f s (what finished is cached)", what, time.monotonic() - start,
+                     extra={"compiling": False})
+            raise
         log.info("compiled %s in %.0f s", what, time.monotonic() - start, extra={"compiling": False})
 
 

@@ -27,7 +27,7 @@ from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wilson
 from fisim.store import SETTINGS, policy_labels, read_store
-from fisim.tables import counted_chunks, summed, tile_labels, tile_rows
+from fisim.tables import cell_totals, counted_chunks, mean_of, summed, tile_labels, tile_rows
 from policies import labelled
 
 BASELINE_VALUES = {"layout": "standard", "rules": "official"}
@@ -83,27 +83,15 @@ def read(path):
     for cell in manifest["cells"]:
         key = cell["key"]
         label = ", ".join(str(cell[k]) for k in SETTINGS)
-        counted, complete = counted_chunks(chunks, key, manifest["target"])
-        done = counted.to_dict("records")
-        if not done:
+        done, complete = counted_chunks(chunks, key, manifest["target"])
+        if done.empty:
             raise StoreError(f"cell [{label}] has no finished games in {path}; run the same sweep "
                              "again to complete it")
         if not complete:
             incomplete.append(label)
-        row = {**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]]}
-        row.update(cell=key, games=sum(int(c["games"]) for c in done), wins=sum(int(c["wins"]) for c in done),
-                   complete=complete)
-        for name in CAUSES:
-            row[f"cause_{name}"] = sum(int(c[f"cause_{name}"]) for c in done)
-        row["turns_hist"] = summed([c["turns_hist"] for c in done])
-        row["treasures_hist"] = summed([c["treasures_hist"] for c in done], 5)
-        row["role_games"] = summed([c["role_games"] for c in done], N_ROLES)
-        row["role_wins"] = summed([c["role_wins"] for c in done], N_ROLES)
-        for columns in TILE_COUNTS.values():
-            for column in columns.values():
-                row[column] = summed([c[column] for c in done], N_TILES)
-        rows.append(row)
-        bits[key] = np.concatenate([per_game_wins(c) for c in done])
+        rows.append({**{k: cell[k] for k in SETTINGS}, "policy": labels[cell["policy"]], "cell": key,
+                     **cell_totals(done, TILE_COUNTS), "complete": complete})
+        bits[key] = np.concatenate([per_game_wins(c) for c in done.to_dict("records")])
     return Sweep(Path(path).resolve().name, manifest, pd.DataFrame(rows), bits, incomplete)
 
 
@@ -124,8 +112,7 @@ def pool(cells, by):
         row = dict(zip(by, values))
         row.update(cells=len(group), games=games, wins=wins, rate=wins / games, ci_low=low, ci_high=high,
                    share_won=wins / games, count_won=wins, turns_hist=turns,
-                   mean_turns=float(np.dot(np.arange(len(turns)), turns) / games),
-                   mean_treasures=float(np.dot(np.arange(len(treasures)), treasures) / games),
+                   mean_turns=mean_of(turns, games), mean_treasures=mean_of(treasures, games),
                    role_games=summed(group["role_games"], N_ROLES),
                    role_wins=summed(group["role_wins"], N_ROLES))
         for name in CAUSES:
@@ -147,6 +134,32 @@ def by_level(sweep):
     rules = {p: sweep.main_rules(p) for p in sweep.values("players")}
     frame["note"] = [rules[p] if rules[p] != sweep.baseline("rules") else "" for p in frame["players"]]
     return frame
+
+
+def level_steps(sweep):
+    """What each step up the levels costs the main slice: per pair of neighbouring levels the sweep
+    played, the paired difference of win rates (the higher level's less the lower's) over the same
+    deals (game i of both cells, matched on player count and team), player counts and teams
+    pooled, with its 95% interval, and the wins of both levels in those games. Empty with one level."""
+    main = sweep.main()
+    levels = sorted(set(main["level"]), key=level_position)
+    rows = []
+    for low, high in zip(levels, levels[1:]):
+        a, b = [], []
+        for _, group in main[main["level"].isin([low, high])].groupby(["players", "team"], sort=False):
+            cells = group.set_index("level")["cell"]
+            if low in cells and high in cells:
+                won, was = sweep.bits[cells[high]], sweep.bits[cells[low]]
+                n = min(len(won), len(was))
+                a.append(won[:n])
+                b.append(was[:n])
+        if a:
+            a, b = np.concatenate(a), np.concatenate(b)
+            diff, ci_low, ci_high = paired_difference(a, b)
+            rows.append({"from": low, "to": high, "games": len(a), "wins_from": int(b.sum()), "wins_to": int(a.sum()),
+                         "difference": diff, "ci_low": ci_low, "ci_high": ci_high,
+                         "significant": bool(ci_low > 0 or ci_high < 0)})
+    return pd.DataFrame(rows)
 
 
 def survival(turns_hist):

@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from fisim.formatting import interval, percent, rate_interval
 from fisim.results.games import CAUSES
 
 RATE_LABEL = "computer team's win rate (%)"
@@ -116,8 +117,7 @@ def heat_map(frame, levels, subtitle):
     for _, r in frame.iterrows():
         i, j = players.index(r["players"]), levels.index(r["level"])
         grid[i, j] = 100 * r["rate"]
-        text[i, j] = (f"{100 * r['rate']:.{digits}f}%\n"
-                      f"{100 * r['ci_low']:.{digits}f}–{100 * r['ci_high']:.{digits}f}")
+        text[i, j] = f"{percent(r['rate'], digits)}\n{interval(r['ci_low'], r['ci_high'], digits)}"
     fig = _figure(1.6 + 1.5 * len(levels), 1.4 + 0.75 * len(players),
                   "Computer team's win rate: level × players (95% intervals)", subtitle)
     ax = fig.add_subplot()
@@ -161,6 +161,35 @@ def team_ranking(ranking, subtitle):
         ax.grid(axis="x", alpha=0.3)
         ax.set_title(f"{p} player{'s' if p != 1 else ''}: {len(g)} teams", loc="left")
     axes[-1].set_xlabel(RATE_LABEL)
+    return fig
+
+
+@_drawn
+def team_levels(ranking, per_level, levels, subtitle):
+    """The teams ranked as a map: one panel per player count, a row per team (strongest first, as
+    `ranking` orders them), a column per level, each square its win rate (one colour scale)."""
+    groups = [(p, g) for p, g in ranking.groupby("players", sort=True)]
+    sizes = [len(g) for _, g in groups]
+    rates = {(r["players"], r["team"], r["level"]): 100 * r["rate"] for _, r in per_level.iterrows()}
+    top = max(max(rates.values()), 1.0)
+    fig = _figure(3.4 + 0.9 * len(levels), 1.7 + 0.24 * sum(sizes) + 0.45 * len(groups),
+                  "Computer team's win rate: teams × levels (strongest team first)", subtitle)
+    axes = fig.subplots(len(groups), 1, squeeze=False, gridspec_kw={"height_ratios": sizes})[:, 0]
+    for ax, (p, g) in zip(axes, groups):
+        grid = np.array([[rates.get((p, team, level), np.nan) for level in levels] for team in g["team"]])
+        image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        for (i, j), value in np.ndenumerate(grid):
+            if np.isfinite(value):
+                ax.text(j, i, percent(value / 100, 1), ha="center", va="center", fontsize=7,
+                        color="white" if value < 0.6 * top else "black")
+        ax.set_xticks(range(len(levels)), levels if ax is axes[0] else [""] * len(levels))
+        ax.xaxis.set_ticks_position("top")
+        ax.set_yticks(range(len(g)), list(g["team"]), fontsize=7.5)
+        ax.tick_params(length=0)
+        ax.set_ylabel(f"{p} player{'s' if p != 1 else ''}")
+        for side in ax.spines.values():
+            side.set_visible(False)
+    fig.colorbar(image, ax=list(axes), label=RATE_LABEL, shrink=0.8)
     return fig
 
 
@@ -285,7 +314,7 @@ def islands(shapes, rates, subtitle):
         for y, x in zip(*np.nonzero(grid)):
             ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=0.4, ec="#7a5a2a"))
         ax.set_aspect("equal")
-        ax.set_title(f"{r['layout']}\n{100 * r['rate']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})",
+        ax.set_title(f"{r['layout']}\n{rate_interval(r['rate'], r['ci_low'], r['ci_high'], 1)}",
                      fontsize=7.5)
     return fig
 
@@ -310,7 +339,7 @@ def tiles(layout, table, subtitle):
         image = ax.imshow(grid, cmap="OrRd", vmin=0, vmax=top, interpolation="none")
         for tile, y, x, value in zip(table["tile"], table["row"], table["col"], share):
             ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=0.4, ec="#7a5a2a"))
-            ax.text(x, y, f"{tile}\n{value:.1f}%", ha="center", va="center", fontsize=6.5,
+            ax.text(x, y, f"{tile}\n{percent(value / 100, 1)}", ha="center", va="center", fontsize=6.5,
                     color="white" if value > 0.6 * top else "black")
         ax.set_title(f"% of {label}", fontsize=8)
         ax.set_axis_off()
@@ -369,7 +398,7 @@ def parameter_effects(effects, levels, subtitle):
 
 @_drawn
 def skill_ladder(ladder, policies, subtitle):
-    """fisim.ladder: win rate against the policies in ladder order, one line per level (player
+    """fisim.skill: win rate against the policies in ladder order, one line per level (player
     counts pooled), 95% interval bars; the clairvoyant reference apart, with its note."""
     from policies import CLAIRVOYANT_NOTE, sees_decks
     fig = _figure(8, 4.6, "Win rate against skill, by difficulty level (95% intervals)", subtitle)
@@ -402,19 +431,23 @@ def skill_ladder(ladder, policies, subtitle):
 
 
 @_drawn
-def deal_difficulty(probabilities, level, subtitle):
-    """fisim.ladder: how many deals have each win probability ({players: per-deal win rates}),
-    one outline per player count."""
-    fig = _figure(7, 4, f"Per-deal win probability at {level}", subtitle)
-    ax = fig.add_subplot()
+def deal_difficulty(distributions, levels, subtitle):
+    """fisim.skill: how many deals have each win probability ({(level, players): per-deal win
+    rates}), one panel per level, one outline per player count."""
+    fig = _figure(2.2 + 2.6 * len(levels), 4, "Per-deal win probability, by level", subtitle)
+    axes = fig.subplots(1, len(levels), squeeze=False, sharey=True)[0]
     edges = np.linspace(-2.5, 102.5, 22)       # 5-point bins centred on 0, 5, ..., 100
-    for j, (players, p) in enumerate(sorted(probabilities.items())):
-        ax.hist(100 * p, bins=edges, histtype="step", lw=1.6, weights=np.full(len(p), 100 / len(p)),
-                color=_colour(PLAYER_COLOURS, players, j), label=f"{players} players ({len(p):,} deals)")
-    ax.set_xlim(-3, 103)
-    ax.set_xlabel("the deal's win rate over its replays (%)")
-    ax.set_ylabel("share of deals (%)")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(frameon=False)
+    for ax, level in zip(axes, levels):
+        mine = sorted((players, p) for (lv, players), p in distributions.items() if lv == level)
+        for j, (players, p) in enumerate(mine):
+            ax.hist(100 * p, bins=edges, histtype="step", lw=1.6, weights=np.full(len(p), 100 / len(p)),
+                    color=_colour(PLAYER_COLOURS, players, j),
+                    label=f"{players} players ({len(p):,} deals)" if ax is axes[0] else None)
+        ax.set_xlim(-3, 103)
+        ax.set_xlabel("the deal's win rate over its replays (%)")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_title(level, loc="left")
+    axes[0].set_ylabel("share of deals (%)")
+    fig.legend(loc="outside lower center", frameon=False, ncols=len(distributions) // max(1, len(levels)))
     return fig

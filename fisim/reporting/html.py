@@ -7,9 +7,8 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
+from fisim.reporting.markdown import sources
 from fisim.version import VERSION
-
-TEXT_HEADERS = {"", "Players", "Level", "Team", "Layout", "Rules", "Policy", "Significant"}
 
 
 def template():
@@ -30,7 +29,6 @@ def embed(kind, payload, size):
     return {"kind": "svg", "data": Markup(svg)}
 
 
-def render(report, images, store_name):
+def render(report, images):
     """The HTML text of a Report; `images` maps section id -> embed(...)."""
-    return template().render(report=report, images=images, version=VERSION, store=store_name,
-                             text_headers=TEXT_HEADERS)
+    return template().render(report=report, images=images, version=VERSION, sources=sources(report))

@@ -1,13 +1,26 @@
-"""What a report says: its sections, each a figure and tables with captions, built from the
-aggregates of fisim.reporting.data. The HTML and Markdown writers render the same Report, so both
-show the same numbers. A section is only made when the sweep has the data for it."""
-import re
-from dataclasses import dataclass, field
+"""What a sweep's report says: its sections, each a figure and tables with captions, built from
+the aggregates of fisim.reporting.data, every table declared once as numbers (fisim.reporting.
+document). A section is only made when the sweep has the data for it."""
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from fisim.formatting import (
+    NONE,
+    correlation,
+    count,
+    count_range,
+    interval,
+    percent,
+    plural,
+    points,
+    points_interval,
+    rate_interval,
+    rate_of,
+)
 from fisim.reporting import data, figures
+from fisim.reporting.document import Column, Report, Section, Spread, Table, slug
 from fisim.results.games import CAUSES
 from fisim.rules.config import SWITCHES, level_position
 from fisim.rules.constants import ROLE_NAMES
@@ -15,75 +28,7 @@ from fisim.rules.variant import DECK_KEYS, PARAMETERS, parameter_text
 from fisim.stats import wilson
 
 HUMAN = "win rates are the computer team's, not a human team's"    # on every figure; in the text once
-
-
-@dataclass
-class Table:
-    caption: str
-    columns: list
-    rows: list                      # lists of strings
-    marks: list = None              # per row: "", "strongest" or "weakest"
-    markdown: bool = True           # detail tables go to the HTML report only
-
-
-@dataclass
-class Data:
-    """A section's numbers as data (tables/<name>.csv, an entry of tables.json): one value per
-    column, every rate a fraction beside its count, games and 95% interval. docs/report-tables.md
-    gives each table's columns."""
-    name: str                       # what the table is, as a file name
-    caption: str
-    frame: object                   # a pandas DataFrame
-
-
-@dataclass
-class Section:
-    id: str
-    title: str
-    text: str
-    caption: str                    # who played, the setting held fixed, how many games
-    figure: object = None           # a matplotlib Figure
-    tables: list = field(default_factory=list)
-    note: str = ""
-    data: list = field(default_factory=list)        # Data
-    glance: str = ""                # the section's answer, for "At a glance"
-
-
-@dataclass
-class Report:
-    title: str
-    subtitle: str
-    overview: list                  # (label, value) pairs
-    highlights: list
-    warnings: list
-    sections: list
-
-
-def pct(x, digits=2):
-    return f"{100 * x:.{digits}f}%"
-
-
-def ci(low, high, digits=2):
-    return f"{100 * low:.{digits}f}–{100 * high:.{digits}f}%"
-
-
-def rate_ci(k, n):
-    """'12.34% (11.90–12.80)': a rate and its 95% Wilson interval, from k of n ('–' of none)."""
-    if not n:
-        return "–"
-    low, high = wilson(int(k), int(n))
-    return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
-
-
-def points(x):
-    return f"{100 * x:+.2f}"
-
-
-def points_ci(low, high):
-    return f"{100 * low:+.2f} to {100 * high:+.2f}"
-
-
-RATE = ["games", "wins", "rate", "ci_low", "ci_high"]     # a win rate's columns in Data
+RATE = ["games", "wins", "rate", "ci_low", "ci_high"]     # a win rate's columns as data
 
 
 def rate_record(count, games):
@@ -93,8 +38,44 @@ def rate_record(count, games):
             "ci_high": high}
 
 
-def plural(n, word):
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+# how a row of numbers reads in the report's columns
+def _rate(row):
+    return percent(row["rate"])
+
+
+def _ci(row):
+    return interval(row["ci_low"], row["ci_high"], unit="%")
+
+
+def _rate_ci(row, prefix=""):
+    """'12.34% (11.90–12.80)' of the columns rate, ci_low, ci_high (each after `prefix`)."""
+    return rate_interval(row[f"{prefix}rate"], row[f"{prefix}ci_low"], row[f"{prefix}ci_high"])
+
+
+def _rate_and_ci(row):
+    """'12.34% (11.90–12.80%)', a square of a map."""
+    return rate_interval(row["rate"], row["ci_low"], row["ci_high"], unit="%")
+
+
+def _count(column):
+    return lambda row: count(row[column])
+
+
+def _named(column, heading=None):
+    return Column(heading or column.capitalize(), lambda row: str(row[column]), words=True)
+
+
+PLAYERS, LEVEL = _named("players"), _named("level")
+GAMES = Column("Games", _count("games"))
+WIN_RATE = [Column("Win rate", _rate), Column("95% CI", _ci), GAMES]
+DIFFERENCE = [Column("Difference (points)", lambda r: points(r["difference"])),
+              Column("95% CI", lambda r: points_interval(r["difference_ci_low"], r["difference_ci_high"]))]
+SIGNIFICANT = Column("Significant", lambda r: "yes" if r["significant"] else "no", words=True)
+
+
+def _unless_official(column):
+    """A column of a paired difference, '–' in the official value's own row."""
+    return Column(column.heading, lambda r: NONE if r["official"] else column.text(r), column.words)
 
 
 def players_text(table, p):
@@ -142,44 +123,56 @@ def _main_slice(sweep):
     return _Main(cells, levels, data.by_level(sweep), _who(sweep, cells), subtitle)
 
 
-# the paired comparisons a sweep may make: (axis, section id, title, noun, what its values are)
-COMPARISONS = (("layout", "layouts", "Islands compared with the standard island", "layout", "Islands"),
-               ("rules", "rules", "Rule readings compared with the official rules", "rules", "Rule readings"),
-               ("policy", "policies", "Policies compared", "policy", "Policies"))
+# the paired comparisons a sweep may make: (axis, section id, the heading of its values' column)
+COMPARISONS = (("layout", "layouts", "Layout"), ("rules", "rules", "Rules"), ("policy", "policies", "Policy"))
 GLANCE_SHOWN = 3            # the alternatives "At a glance" names, largest difference first
+LEADING = ("islands", "layouts", "rules", "parameters", "policies")     # what a sweep varied: its sections first
+
+
+def _naming(sweep, axis, values):
+    """(title, noun, what) of a comparison along `axis`: its section's title, what one of its values
+    is and what they are, as At a glance says it. A rules label with a variant file in it is a
+    variant, not a reading of the printed rules."""
+    if axis == "layout":
+        return "Islands compared with the standard island", "layout", "Islands"
+    if axis == "policy":
+        return "Policies compared", "policy", "Policies"
+    variants = {c["variant"] for c in sweep.manifest["cells"] if c.get("variant")}
+    kinds = {any(part in variants and not data.set_cell(part) for part in value.split("+")) for value in values}
+    if kinds == {True}:
+        return "Variants compared with the official rules", "variant", "Variants"
+    if kinds == {False}:
+        return "Rule readings compared with the official rules", "rule reading", "Rule readings"
+    return ("Rule readings and variants compared with the official rules", "rule reading or variant",
+            "Rule readings and variants")
 
 
 def build(sweep, title=None):
     """The report of a sweep: its sections in reading order, each left out when the sweep lacks
-    its data; a sweep of several islands leads with them."""
+    its data; the sections of what the sweep varied (islands, rule readings and variants, rule
+    numbers, policies) lead."""
     main = _main_slice(sweep)
     ranked = data.teams(sweep)
-    sections = [_win_by_level(main), _heat_map(main), _team_ranking(sweep, main, ranked),
-                _adventurers(sweep, main), _loss_causes(main), _survival(main),
-                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
-                _parameter_effects(sweep, main.levels), _named_tiles(sweep), *_tiles(sweep)]
-    sections = [s for s in sections if s is not None]
     islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
-    if islands is not None:
-        leading = [_islands(sweep, islands)] + [s for s in sections if s.id == "layouts"]
-        sections = leading + [s for s in sections if s.id != "layouts"]
-    return Report(title or "Forbidden Island balance report", _subtitle(sweep), _overview(sweep),
-                  _highlights(sweep, main.table, ranked, sections, islands), _warnings(sweep), sections)
+    sections = [_islands(sweep, islands) if islands is not None else None, _win_by_level(main), _heat_map(main),
+                _team_ranking(sweep, main, ranked), _team_levels(sweep, main, ranked), _adventurers(sweep, main),
+                _loss_causes(main), _survival(main), *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
+                _parameter_effects(sweep, main.levels), _named_tiles(sweep), *_tiles(sweep)]
+    sections = sorted((s for s in sections if s is not None),
+                      key=lambda s: LEADING.index(s.id) if s.id in LEADING else len(LEADING))
+    return Report(title or "Forbidden Island balance report", subtitle(sweep), overview(sweep),
+                  _highlights(sweep, main, ranked, sections, islands), warnings(sweep), sections, [sweep.name])
 
 
 def _win_by_level(main):
     table = main.table
-    rows = [[str(r["players"]), r["level"], pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
-             f"{r['wins']:,}"] for _, r in table.iterrows()]
     return Section(
         "win-by-level", "Win rate by level",
         "The share of games the computer team won at each starting water level, for each number of players"
         + (" (teams pooled)" if main.cells["team"].nunique() > 1 else "") + ", with its 95% interval.",
-        main.who, figures.win_by_level(table, main.levels, main.subtitle),
-        [Table("Win rate by level and player count", ["Players", "Level", "Win rate", "95% CI", "Games", "Wins"],
-               rows)],
-        data=[Data("win-rate-by-players-and-level", "Win rate by player count and level (teams pooled)",
-                   table[["players", "level", *RATE]])])
+        main.who, figures.win_by_level(table, main.levels, main.subtitle) if len(table) > 1 else None,
+        [Table("win-rate-by-players-and-level", "Win rate by level and player count",
+               table[["players", "level", *RATE]], [PLAYERS, LEVEL, *WIN_RATE, Column("Wins", _count("wins"))])])
 
 
 def _heat_map(main):
@@ -188,20 +181,14 @@ def _heat_map(main):
     if table["level"].nunique() < 2 or table["players"].nunique() < 2:
         return None
     cols = [v for v in main.levels if v in set(table["level"])]
-    grid = []
-    for p in sorted(table["players"].unique()):
-        line = [players_text(table, p)]
-        for level in cols:
-            r = table[(table["players"] == p) & (table["level"] == level)]
-            line.append(f"{pct(r.iloc[0]['rate'])} ({ci(r.iloc[0]['ci_low'], r.iloc[0]['ci_high'])})"
-                        if len(r) else "–")
-        grid.append(line)
     return Section(
         "heat-map", "Level × players",
         "The same win rates as a map: rows are player counts, columns starting water levels; each square "
         "gives the rate and its 95% interval.",
         main.who, figures.heat_map(table, cols, main.subtitle),
-        [Table("Win rate (95% CI) by player count and level", ["", *cols], grid)])
+        [Table("", "Win rate (95% CI) by player count and level", table, [
+            Column("", lambda r: players_text(table, r["players"]), words=True),
+            Spread("level", cols, _rate_and_ci, on=("players",))], per=("players",))])
 
 
 def _team_ranking(sweep, main, ranked):
@@ -211,28 +198,41 @@ def _team_ranking(sweep, main, ranked):
     ranking, per_level = ranked
     fixed = main.cells[main.cells["team"] != "random"]
     team_levels = [v for v in main.levels if v in set(per_level["level"])]
-    rows, marks = [], []
-    for _, r in ranking.iterrows():
-        mine = per_level[(per_level["players"] == r["players"]) & (per_level["team"] == r["team"])]
-        by = {x["level"]: x for _, x in mine.iterrows()}
-        rows.append([str(r["players"]), str(r["rank"]), r["team"] + (f" ({r['mark']})" if r["mark"] else ""),
-                     pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}",
-                     *[rate_ci(by[v]["wins"], by[v]["games"]) if v in by else "–" for v in team_levels]])
-        marks.append(r["mark"])
+    per_level = per_level[["players", "team", "level", *RATE]]
     return Section(
         "team-ranking", "Teams ranked",
         "Every team of adventurers the sweep played, ranked within its player count by the computer team's "
         "win rate with the levels pooled; the strongest and weakest team of each player count are "
         "highlighted. Overlapping intervals mean the order of those teams is not settled by these games.",
         _who(sweep, fixed),
-        figures.team_ranking(ranking, main.subtitle.replace(
-            f"{int(main.cells['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")),
-        [Table("Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)",
-               ["Players", "Rank", "Team", "Win rate", "95% CI", "Games", *team_levels], rows, marks)],
-        data=[Data("teams-ranked", "Teams ranked within each player count, levels pooled",
-                   ranking[["players", "rank", "team", "mark", *RATE]]),
-              Data("team-win-rate-by-level", "Each fixed team's win rate per level",
-                   per_level[["players", "team", "level", *RATE]])])
+        figures.team_ranking(ranking, _fixed_subtitle(main)),
+        [Table("teams-ranked", "Teams ranked within each player count (levels pooled; rate and 95% CI per level on "
+               "the right)", ranking[["players", "rank", "team", "mark", *RATE]],
+               [PLAYERS, Column("Rank", lambda r: str(r["rank"])),
+                Column("Team", lambda r: r["team"] + (f" ({r['mark']})" if r["mark"] else ""), words=True), *WIN_RATE,
+                Spread("level", team_levels, _rate_ci, on=("players", "team"), frame=per_level)], mark="mark"),
+         Table("team-win-rate-by-level", "Each fixed team's win rate per level", per_level, [])])
+
+
+def _fixed_subtitle(main):
+    """The main slice's figure subtitle, counting the games of its fixed teams."""
+    fixed = main.cells[main.cells["team"] != "random"]
+    return main.subtitle.replace(f"{int(main.cells['games'].sum()):,} games", f"{int(fixed['games'].sum()):,} games")
+
+
+def _team_levels(sweep, main, ranked):
+    """Only when the sweep played fixed teams at two levels or more: the teams ranked, as a map."""
+    if ranked is None or ranked[1]["level"].nunique() < 2:
+        return None
+    ranking, per_level = ranked
+    levels = [v for v in main.levels if v in set(per_level["level"])]
+    fixed = main.cells[main.cells["team"] != "random"]
+    return Section(
+        "team-levels", "Teams × levels",
+        "The teams ranked as a map: a row per team, strongest first within its player count, a column per "
+        "starting water level; each square gives the computer team's win rate (the table of the teams ranked "
+        "gives each with its 95% interval).",
+        _who(sweep, fixed), figures.team_levels(ranking, per_level, levels, _fixed_subtitle(main)))
 
 
 def _adventurers(sweep, main):
@@ -243,12 +243,6 @@ def _adventurers(sweep, main):
     pooled = role.groupby("role")[["wins", "games"]].sum()
     strongest_first = sorted(pooled.index, key=lambda n: (-pooled.at[n, "wins"] / pooled.at[n, "games"],
                                                           ROLE_NAMES.index(n)))
-    rows = []
-    for p in sorted(role["players"].unique()):
-        mine = role[role["players"] == p].set_index("role")
-        rows.append([players_text(main.table, p),
-                     *[f"{pct(mine.loc[n, 'rate'])} ({ci(mine.loc[n, 'ci_low'], mine.loc[n, 'ci_high'])})"
-                       if n in mine.index else "–" for n in strongest_first]])
     return Section(
         "adventurers", "Adventurers in the team",
         "With a random team each game, the computer team's win rate in the games whose team included each "
@@ -256,49 +250,45 @@ def _adventurers(sweep, main):
         "counts pooled) first.",
         _who(sweep, main.cells[main.cells["team"] == "random"]),
         figures.adventurers(role, strongest_first, main.subtitle),
-        [Table("Win rate of the games with each adventurer in the team", ["", *strongest_first], rows)],
-        data=[Data("adventurer-win-rate", "Win rate of the games whose team included each adventurer, levels pooled",
-                   role[["players", "role", *RATE]])])
+        [Table("adventurer-win-rate", "Win rate of the games with each adventurer in the team",
+               role[["players", "role", *RATE]],
+               [Column("", lambda r: players_text(main.table, r["players"]), words=True),
+                Spread("role", strongest_first, _rate_and_ci, on=("players",))], per=("players",))])
 
 
 def _loss_causes(main):
-    outcome_cols = ["won", *CAUSES]
-    rows = [[str(r["players"]), r["level"], *[rate_ci(r[f"count_{o}"], r["games"]) for o in outcome_cols],
-             f"{r['games']:,}"] for _, r in main.table.iterrows()]
+    outcomes = ["won", *CAUSES]
+    shares = pd.DataFrame([{"players": r["players"], "level": r["level"], "outcome": o,
+                            **rate_record(r[f"count_{o}"], r["games"])}
+                           for _, r in main.table.iterrows() for o in outcomes])
     return Section(
         "loss-causes", "How games end",
         "The share of games won and lost to each cause, per level. When several losing conditions hold at "
         "once, a game counts under the first of: landing sunk, treasure lost, drowned, skull.",
         main.who, figures.loss_causes(main.table, main.levels, main.subtitle),
-        [Table("Outcome shares per player count and level (95% CI)",
-               ["Players", "Level", *[o.replace("_", " ") for o in outcome_cols], "Games"], rows)],
-        data=[Data("outcome-shares", "The share of games won and lost to each cause, per player count and level",
-                   pd.DataFrame([{"players": r["players"], "level": r["level"], "outcome": o,
-                                  **rate_record(r[f"count_{o}"], r["games"])}
-                                 for _, r in main.table.iterrows() for o in outcome_cols]))])
+        [Table("outcome-shares", "Outcome shares per player count and level (95% CI)", shares,
+               [PLAYERS, LEVEL, Spread("outcome", outcomes, _rate_ci, on=("players", "level"),
+                                       heading=lambda o: o.replace("_", " ")),
+                GAMES], per=("players", "level"))])
 
 
 def _survival(main):
-    rows, records = [], []
+    records = []
     for _, r in main.table.iterrows():
         s = data.survival(r["turns_hist"])
-        median = int(np.argmax(s <= 0.5))
-        p90 = int(np.argmax(s <= 0.1))
-        rows.append([str(r["players"]), r["level"], f"{r['mean_turns']:.2f}", str(median), str(p90),
-                     f"{r['mean_treasures']:.3f}", f"{r['games']:,}"])
         records.append({"players": r["players"], "level": r["level"], "games": r["games"],
-                        "mean_turns": r["mean_turns"], "median_turns": median, "p90_turns": p90,
-                        "mean_treasures": r["mean_treasures"]})
+                        "mean_turns": r["mean_turns"], "median_turns": int(np.argmax(s <= 0.5)),
+                        "p90_turns": int(np.argmax(s <= 0.1)), "mean_treasures": r["mean_treasures"]})
     return Section(
         "survival", "How long games last",
         "The share of games still going after each player turn (wins and losses both end a game), one curve "
         "per level.",
         main.who, figures.survival_curves(main.table, main.levels, main.subtitle, data.survival),
-        [Table("Game length and treasures captured",
-               ["Players", "Level", "Mean turns", "Median turns", "90% of games over by turn",
-                "Mean treasures captured", "Games"], rows)],
-        data=[Data("game-length", "Game length (player turns) and treasures captured, per player count and level",
-                   pd.DataFrame(records))])
+        [Table("game-length", "Game length and treasures captured", pd.DataFrame(records),
+               [PLAYERS, LEVEL, Column("Mean turns", lambda r: f"{r['mean_turns']:.2f}"),
+                Column("Median turns", lambda r: str(r["median_turns"])),
+                Column("90% of games over by turn", lambda r: str(r["p90_turns"])),
+                Column("Mean treasures captured", lambda r: f"{r['mean_treasures']:.3f}"), GAMES])])
 
 
 def _islands(sweep, rates):
@@ -307,20 +297,17 @@ def _islands(sweep, rates):
     cells = data.island_cells(sweep)
     subtitle = (f"policy {sweep.policy_label(sweep.baseline('policy'))} · {', '.join(dict.fromkeys(cells['rules']))} "
                 f"rules · {int(cells['games'].sum()):,} games · {HUMAN}")
-    rows = [[r["layout"], pct(r["rate"]), ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}", f"{r['wins']:,}"]
-            for _, r in rates.iterrows()]
     return Section(
         "islands", "The islands",
         "Every island of the sweep as its grid of tiles, hardest first: the computer team's win rate on it with "
         "the sweep's levels, player counts and teams pooled (the same for every island), with its 95% interval.",
         _who(sweep, cells, held=("policy", "rules")), figures.islands(data.island_shapes(sweep), rates, subtitle),
-        [Table("Win rate per island, hardest first (levels, players and teams pooled)",
-               ["Layout", "Win rate", "95% CI", "Games", "Wins"], rows)],
-        data=[Data("island-win-rate", "Win rate per island, hardest first (levels, players and teams pooled)",
-                   rates[["layout", *RATE]])])
+        [Table("island-win-rate", "Win rate per island, hardest first (levels, players and teams pooled)",
+               rates[["layout", *RATE]], [_named("layout"), *WIN_RATE, Column("Wins", _count("wins"))])])
 
 
-TILE_MEASURES = ["Ended sunk (of games)", "Caused the loss (of losses)", "Sank first (of games)"]
+TILE_MEASURES = [("Ended sunk (of games)", "sunk", "games"), ("Caused the loss (of losses)", "caused", "losses"),
+                 ("Sank first (of games)", "first", "games")]
 NAMED_SHOWN = 10            # the named tiles a Markdown report lists per island (the HTML: all 24)
 
 
@@ -330,12 +317,17 @@ def _tile_subtitle(sweep, layout, mine, table):
             f"{int(table['losses'].iloc[0]):,} losses · {HUMAN}")
 
 
-def _tile_rows(table, label):
-    """A tile table's rows, most losses caused first: `label(row)` (the tile's name or place), then
-    each measure with its 95% interval."""
-    worst_first = table.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
-    return [[*label(r), rate_ci(r["sunk"], r["games"]), rate_ci(r["caused"], r["losses"]),
-             rate_ci(r["first"], r["games"])] for _, r in worst_first.iterrows()]
+def _tile_tables(name, table, labels, top, shown, every):
+    """A tile table (data.tiles) as people read it, most losses caused first: the `shown` tiles
+    whose sinking lost the most games (caption `top`), and every tile (caption `every`: HTML only,
+    and the data); `labels` are the columns that name a tile."""
+    columns = [*labels, *(Column(heading, lambda r, k=kind, n=of: rate_of(r[k], r[n]))
+                          for heading, kind, of in TILE_MEASURES)]
+
+    def worst_first(frame):
+        return frame.sort_values(["caused", "tile"], ascending=[False, True], kind="stable")
+    return [Table("", top, table, columns, order=worst_first, head=shown),
+            Table(name, every, table, columns, order=worst_first, markdown=False)]
 
 
 def _named_tiles(sweep):
@@ -363,12 +355,9 @@ def _tiles(sweep):
     named = data.tiles(sweep, by="name")
     for layout, table in data.tiles(sweep).items():
         mine = cells[cells["layout"] == layout]
-        slug = re.sub(r"[^a-z0-9]+", "-", layout.lower()).strip("-")
-        rows = _tile_rows(table, lambda r: [str(int(r["tile"])), f"{int(r['row'])},{int(r['col'])}"])
-        columns = ["Place", "Row, column", *TILE_MEASURES]
-        names = _tile_rows(named[layout], lambda r: [f"{r['name']} ({r['code']})"])
+        name = slug(layout)
         yield Section(
-            "tiles-" + slug, f"Which tiles decide the game: {layout}",
+            "tiles-" + name, f"Which tiles decide the game: {layout}",
             "Each tile of the island — a place on its grid, numbered row by row, since the tiles are placed at random "
             "each game — coloured by the share of games it ended sunk, the share of losses its sinking caused (Fools' "
             "Landing for landing-sunk, the second temple of a treasure for treasure-lost, the tile a pawn drowned "
@@ -376,17 +365,18 @@ def _tiles(sweep):
             "The first tables give the same for each named tile, wherever it was placed.",
             _who(sweep, mine, held=("policy", "rules")),
             figures.tiles(layout, table, _tile_subtitle(sweep, layout, mine, table)),
-            [Table(f"{layout}: the {NAMED_SHOWN} named tiles whose sinking lost the most games (95% CI)",
-                   ["Named tile", *TILE_MEASURES], names[:NAMED_SHOWN]),
-             Table(f"{layout}: every named tile, most losses caused first (95% CI)", ["Named tile", *TILE_MEASURES],
-                   names, markdown=False),
-             Table(f"{layout}: the five places whose tile's sinking lost the most games (95% CI)", columns, rows[:5]),
-             Table(f"{layout}: every place, most losses caused first (95% CI)", columns, rows, markdown=False)],
-            data=[Data(f"named-tiles-{slug}", f"{layout}: every named tile (fisim.load_tiles by name)", named[layout]),
-                  Data(f"places-{slug}", f"{layout}: every place of the grid (fisim.load_tiles by place)", table)])
+            [*_tile_tables(f"named-tiles-{name}", named[layout],
+                           [Column("Named tile", lambda r: f"{r['name']} ({r['code']})")],
+                           f"{layout}: the {NAMED_SHOWN} named tiles whose sinking lost the most games (95% CI)",
+                           NAMED_SHOWN, f"{layout}: every named tile, most losses caused first (95% CI)"),
+             *_tile_tables(f"places-{name}", table,
+                           [Column("Place", lambda r: str(int(r["tile"]))),
+                            Column("Row, column", lambda r: f"{int(r['row'])},{int(r['col'])}")],
+                           f"{layout}: the five places whose tile's sinking lost the most games (95% CI)", 5,
+                           f"{layout}: every place, most losses caused first (95% CI)")])
 
 
-def _comparison(sweep, axis, sid, title, noun, what, levels):
+def _comparison(sweep, axis, sid, heading, levels):
     if axis == "layout" and "standard" not in sweep.values("layout"):
         return None
     if axis == "rules" and "official" not in sweep.values("rules"):
@@ -395,63 +385,67 @@ def _comparison(sweep, axis, sid, title, noun, what, levels):
     if result is None:
         return None
     pooled, detail, unmatched, used = result.pooled, result.detail, result.unmatched, result.cells
+    title, noun, what = _naming(sweep, axis, list(dict.fromkeys(pooled[axis])))
     names = {p: sweep.policy_label(p) for p in sweep.values("policy")} if axis == "policy" else {}
-    name = lambda v: names.get(v, v)   # noqa: E731
-    baselines = ", ".join(name(b) for b in dict.fromkeys(pooled["baseline"]))
+    name_of = lambda v: names.get(v, v)   # noqa: E731
+    baselines = ", ".join(name_of(b) for b in dict.fromkeys(pooled["baseline"]))
     held = [
-        (f"policies {', '.join(name(p) for p in dict.fromkeys(used['policy']))}" if axis == "policy" else
+        (f"policies {', '.join(name_of(p) for p in dict.fromkeys(used['policy']))}" if axis == "policy" else
          f"policy {sweep.policy_label(sweep.baseline('policy'))}"),
         *[f"{', '.join(dict.fromkeys(used['layout']))} island" if o == "layout" else
           f"{', '.join(dict.fromkeys(used['rules']))} rules" for o in ("layout", "rules") if o != axis]]
     held_text = "; ".join(held)
-    per = sorted(set(int(g) for g in pooled["games"]))
+    games = count_range(pooled["games"])
     caption = (f"{held_text}; each comparison pairs the same games of the two settings, "
-               f"{per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} pairs per row ({_games_text(used)}).")
-    games = f"{per[0]:,}" if len(per) == 1 else f"{per[0]:,}–{per[-1]:,}"
+               f"{games} pairs per row ({_games_text(used)}).")
     subtitle = f"{' · '.join(held)} · paired games per level: {games} · {HUMAN}"
     fig = figures.differences(pooled, axis, names, levels,
                               f"{title}: paired differences in win rate (95% intervals)", subtitle)
-    columns = [noun.capitalize(), "Level", "Win rate (95% CI)", "Baseline (95% CI)", "Difference (points)", "95% CI",
-               "Games",
-               "Significant"]
 
-    def rows_of(frame, with_players):
-        out = []
-        for _, r in frame.iterrows():
-            out.append([name(r[axis]), r["level"], *([str(r["players"])] if with_players else []),
-                        rate_ci(r["wins"], r["games"]),
-                        f"{rate_ci(r['baseline_wins'], r['games'])} {name(r['baseline'])}",
-                        points(r["difference"]),
-                        points_ci(r["ci_low"], r["ci_high"]), f"{r['games']:,}", "yes" if r["significant"] else "no"])
-        return out
+    def table(name, caption, frame, players, markdown=True):
+        return Table(name, caption, _paired_data(frame, axis, name_of), [
+            _named(axis, heading), LEVEL, *([PLAYERS] if players else []),
+            Column("Win rate (95% CI)", _rate_ci),
+            Column("Baseline (95% CI)", lambda r: f"{_rate_ci(r, 'baseline_')} {r['baseline']}"),
+            *DIFFERENCE, GAMES, SIGNIFICANT], markdown=markdown)
 
-    tables = [Table(f"Each {noun} against {baselines}, per level (players and teams pooled)", columns,
-                    rows_of(pooled, False))]
-    datas = [Data(f"{sid}-compared", tables[0].caption, _paired_data(pooled, axis, name))]
+    tables = [table(f"{sid}-compared", f"Each {noun} against {baselines}, per level (players and teams pooled)",
+                    pooled, False)]
     if detail["players"].nunique() > 1:
-        tables.append(Table(f"Each {noun} against {baselines}, per level and player count",
-                            columns[:2] + ["Players"] + columns[2:], rows_of(detail, True), markdown=False))
-        datas.append(Data(f"{sid}-compared-by-players", tables[1].caption, _paired_data(detail, axis, name)))
+        tables.append(table(f"{sid}-compared-by-players", f"Each {noun} against {baselines}, per level and player "
+                            "count", detail, True, markdown=False))
     note = ""
     if unmatched:
         note = (f"Not compared (no {baselines} cell of the same level, players and team): "
-                f"{', '.join(name(v) for v in unmatched)}.")
+                f"{', '.join(name_of(v) for v in unmatched)}.")
     text = (f"Each {noun} against {baselines}: the difference in the computer team's win rate over the same games "
             f"(common random numbers). {_pairing_text(pooled)} Points to the right of the line mean more wins than "
             "the baseline; 'significant' means the 95% interval excludes zero.")
-    return Section(sid, title, text, caption, fig, tables, note, datas,
-                   _glance(f"{what} against {baselines}", result.overall, lambda r: name(r[axis])))
+    what = f"{what} against {baselines}" + (", the game as each plays it" if axis == "policy" else "")
+    return Section(sid, title, text, caption, fig, tables, note,
+                   [_glance(what, result.overall, lambda r: name_of(r[axis]))])
 
 
 def _glance(what, overall, label):
-    """The answer of a comparison in one line: each alternative's paired difference with its 95%
-    interval, levels and players pooled, the largest first (GLANCE_SHOWN of them)."""
+    """The answer of a comparison in one line: each alternative harder or easier than the baseline
+    and by how much, its paired difference's 95% interval, levels and players pooled, the largest
+    first (GLANCE_SHOWN of them)."""
     ranked = overall.iloc[overall["difference"].abs().sort_values(ascending=False, kind="stable").index]
-    items = [f"{label(r)} {points(r['difference'])} points ({points_ci(r['ci_low'], r['ci_high'])}"
-             f"{'' if r['significant'] else ', not significant'})" for _, r in ranked.head(GLANCE_SHOWN).iterrows()]
+    items = [f"{label(r)} {_change(r)}" for _, r in ranked.head(GLANCE_SHOWN).iterrows()]
     more = len(ranked) - GLANCE_SHOWN
     return (f"{what} (paired on the same games, levels and players pooled, 95% CI): " + "; ".join(items)
             + (f"; {more} more in the section." if more > 0 else "."))
+
+
+def _change(row):
+    """'harder by 3.21 points (2.90 to 3.52)' of a paired difference (difference, ci_low, ci_high:
+    the alternative's win rate less the baseline's), or 'no clear difference (...)'."""
+    if not row["significant"]:
+        return (f"no clear difference ({points(row['difference'])} points, "
+                f"{points_interval(row['ci_low'], row['ci_high'])})")
+    low, high = sorted((abs(row["ci_low"]), abs(row["ci_high"])))
+    return (f"{'easier' if row['difference'] > 0 else 'harder'} by {points(abs(row['difference']), signed=False)} "
+            f"points ({points_interval(low, high, signed=False)})")
 
 
 def _paired_data(frame, axis, name):
@@ -489,33 +483,25 @@ def _parameter_effects(sweep, levels):
     held = f"policy {sweep.policy_label(sweep.baseline('policy'))}; {sweep.baseline('layout')} island"
     subtitle = f"{held} · each value against the official one on paired games · {HUMAN}"
     fig = figures.parameter_effects(effects, levels, subtitle)
-    rows = []
-    for _, r in effects.iterrows():
-        official = r["official"]
-        rows.append([r["parameter"], f"{r['value']}{' (official)' if official else ''}", r["level"],
-                     rate_ci(r["wins"], r["games"]), "–" if official else points(r["difference"]),
-                     "–" if official else points_ci(r["d_low"], r["d_high"]), f"{r['games']:,}",
-                     "–" if official else ("yes" if r["significant"] else "no")])
-    table = Table("Win rate per value of each rule number varied, per level (players and teams pooled), and the "
-                  "paired difference from the official value", ["Rule number", "Value", "Level", "Win rate (95% CI)",
-                                                                "Difference (points)", "95% CI", "Games",
-                                                                "Significant"], rows)
+    frame = effects.rename(columns={"d_low": "difference_ci_low", "d_high": "difference_ci_high"})[
+        ["parameter", "value", "official", "level", *RATE, "difference", "difference_ci_low", "difference_ci_high",
+         "significant"]]
+    table = Table("parameter-effects", "Win rate per value of each rule number varied, per level (players and teams "
+                  "pooled), and the paired difference from the official value", frame, [
+                      Column("Rule number", lambda r: r["parameter"]),
+                      Column("Value", lambda r: f"{r['value']}{' (official)' if r['official'] else ''}"), LEVEL,
+                      Column("Win rate (95% CI)", _rate_ci),
+                      *map(_unless_official, DIFFERENCE), GAMES, _unless_official(SIGNIFICANT)])
     pairing = " ".join(f"{key}: paired on {PAIRED_ON.get(key, SAME_DEALS)}." for key in keys)
     text = ("Each rule number the sweep varied (--set), one value at a time, every other number official: the "
             "computer team's win rate at each value, and the difference from the official value over the same "
             f"games (common random numbers; 'significant': the 95% interval excludes zero). {pairing}")
-    per = sorted(set(int(g) for g in effects["games"]))
-    caption = (f"{held}; each row pairs {per[0]:,}{'' if len(per) == 1 else f'–{per[-1]:,}'} games with the "
-               f"official value's.")
-    frame = effects.rename(columns={"d_low": "difference_ci_low", "d_high": "difference_ci_high"})
+    caption = f"{held}; each row pairs {count_range(effects['games'])} games with the official value's."
     overall = data.comparison(sweep, "rules", data.set_cell).overall
     overall = overall[overall["baseline"] == "official"].reset_index(drop=True)
     return Section("parameters", "Parameter effects", text, caption, fig, [table],
-                   data=[Data("parameter-effects", table.caption, frame[
-                       ["parameter", "value", "official", "level", *RATE, "difference", "difference_ci_low",
-                        "difference_ci_high", "significant"]])],
-                   glance=_glance("Rule numbers varied (--set) against their official values", overall,
-                                  lambda r: r["rules"]))
+                   glance=[_glance("Rule numbers varied (--set) against their official values", overall,
+                                   lambda r: r["rules"])])
 
 
 def _pairing_text(pooled):
@@ -529,18 +515,18 @@ def _pairing_text(pooled):
         low, high = fmt(values.min()), fmt(values.max())
         return low if low == high else f"{low} to {high}"
     gain = " — little gain: these settings change much of each game." if narrowing.max() < 0.2 else "."
-    return (f"The paired games' wins correlate by r = {span(r, '{:.2f}'.format)} across the rows, so the intervals "
-            f"are {span(100 * narrowing, '{:.0f}%'.format)} narrower than for two separate samples of the same "
+    return (f"The paired games' wins correlate by r = {span(r, correlation)} across the rows, so the intervals "
+            f"are {span(narrowing, lambda x: percent(x, 0))} narrower than for two separate samples of the same "
             f"size{gain}")
 
 
-def _subtitle(sweep):
+def subtitle(sweep):
     policies = ", ".join(sweep.policy_label(p) for p in sweep.values("policy"))
     return (f"Monte Carlo results of fisim: {sweep.games:,} games played by the computer team (policy {policies}). "
             f"Every rate carries its 95% confidence interval.")
 
 
-def _overview(sweep):
+def overview(sweep):
     m = sweep.manifest
     teams = sweep.values("team")
     fixed = [t for t in teams if t != "random"]
@@ -548,7 +534,7 @@ def _overview(sweep):
     if "games" in target:
         target_text = f"{target['games']:,} games per cell"
     else:
-        target_text = (f"until the 95% interval's half-width is at most {100 * target['ci']:.2f} points "
+        target_text = (f"until the 95% interval's half-width is at most {points(target['ci'], signed=False)} points "
                        f"(at most {target['max_games']:,} games)")
     team_text = ("a random team each game" if not fixed else
                  f"{len(fixed)} fixed teams" + (" and random teams" if "random" in teams else ""))
@@ -587,45 +573,99 @@ def _rules_text(label, cells):
     return label + " (" + "; ".join(f"{s}: {meaning(s)}" for s in parts) + ")"
 
 
-def _highlights(sweep, table, ranked, sections, islands=None):
-    """At a glance: what the sweep varied first (the islands, then each comparison's answer), then
-    the main slice's easiest and hardest setting and the teams."""
+def _highlights(sweep, main, ranked, sections, islands=None):
+    """At a glance, in a designer's words: what the sweep varied first (the islands, then each
+    comparison's answer), then the main slice (named when the sweep has others): its easiest and
+    hardest setting, what each level step costs, the easiest player count per level, how the
+    hardest setting is lost, and the teams."""
+    table = main.table
     out = []
-    on = ""
     if islands is not None:
         hardest, easiest = islands.iloc[0], islands.iloc[-1]
-        out.append(f"Hardest island: {hardest['layout']}, {pct(hardest['rate'])} won "
-                   f"({ci(hardest['ci_low'], hardest['ci_high'])}); easiest: {easiest['layout']}, "
-                   f"{pct(easiest['rate'])} ({ci(easiest['ci_low'], easiest['ci_high'])}); levels and players pooled, "
+        out.append(f"Hardest island: {hardest['layout']}, {_rate(hardest)} won "
+                   f"({_ci(hardest)}); easiest: {easiest['layout']}, "
+                   f"{_rate(easiest)} ({_ci(easiest)}); levels and players pooled, "
                    f"{len(islands)} islands.")
-        on = f" on the {sweep.baseline('layout')} island"
-    out += [s.glance for s in sections if s.glance]
+    out += [line for s in sections for line in s.glance]
+    where = _where(sweep)
     if len(table) > 1 and table["rate"].max() > table["rate"].min():
         best, worst = table.loc[table["rate"].idxmax()], table.loc[table["rate"].idxmin()]
-        out.append(f"Easiest setting{on}: {best['level']} with {players_text(table, best['players'])}, "
-                   f"{pct(best['rate'])} won ({ci(best['ci_low'], best['ci_high'])}); hardest: {worst['level']} with "
-                   f"{players_text(table, worst['players'])}, {pct(worst['rate'])} "
-                   f"({ci(worst['ci_low'], worst['ci_high'])}).")
+        out.append(f"Easiest setting{where}: {best['level']} with {players_text(table, best['players'])}, "
+                   f"{_rate(best)} won ({_ci(best)}); hardest: {worst['level']} with "
+                   f"{players_text(table, worst['players'])}, {_rate(worst)} "
+                   f"({_ci(worst)}).")
     elif len(table) > 1:
-        out.append(f"Every setting of the main figures: {pct(table['rate'].iloc[0])} won "
-                   f"(intervals up to {pct(table['ci_high'].max())}).")
+        out.append(f"Every setting of the main figures{where}: {percent(table['rate'].iloc[0])} won "
+                   f"(intervals up to {percent(table['ci_high'].max())}).")
     else:
         r = table.iloc[0]
-        out.append(f"{r['level']} with {players_text(table, r['players'])}: {pct(r['rate'])} won "
-                   f"({ci(r['ci_low'], r['ci_high'])}).")
+        out.append(f"{r['level']} with {players_text(table, r['players'])}{where}: {_rate(r)} won "
+                   f"({_ci(r)}).")
+    out += [line for line in (_level_steps(sweep, where), _easiest_count(table, main.levels, where),
+                              _hardest_lost(table, where)) if line]
     if ranked is not None:
         ranking, _ = ranked
         for p, g in ranking.groupby("players"):
             if not g["mark"].any():
                 continue
             top, bottom = g.iloc[0], g.iloc[-1]
-            out.append(f"{players_text(table, p)}: strongest team {top['team']}, {pct(top['rate'])} "
-                       f"({ci(top['ci_low'], top['ci_high'])}); weakest {bottom['team']}, {pct(bottom['rate'])} "
-                       f"({ci(bottom['ci_low'], bottom['ci_high'])}), levels pooled.")
+            out.append(f"{players_text(table, p)}{where}: strongest team {top['team']}, {_rate(top)} "
+                       f"({_ci(top)}); weakest {bottom['team']}, {_rate(bottom)} "
+                       f"({_ci(bottom)}), levels pooled.")
     return out
 
 
-def _warnings(sweep):
+def _where(sweep):
+    """' on the standard island, played by planner@3, under the official rules': which slice the
+    main figures show, for each of those settings the sweep varies ('' when it varies none)."""
+    parts = []
+    if len(sweep.values("layout")) > 1:
+        parts.append(f"on the {sweep.baseline('layout')} island")
+    if len(sweep.values("policy")) > 1:
+        parts.append(f"played by {sweep.policy_label(sweep.baseline('policy'))}")
+    if len(sweep.values("rules")) > 1:
+        parts.append(f"under the {sweep.baseline('rules')} rules")
+    return (" " + ", ".join(parts)) if parts else ""
+
+
+def _level_steps(sweep, where):
+    """What each step up the levels costs, paired on the same deals (data.level_steps)."""
+    steps = data.level_steps(sweep)
+    if steps.empty:
+        return ""
+    items = [f"{r['from']} {rate_of(r['wins_from'], r['games'])} → {r['to']} "
+             f"{rate_of(r['wins_to'], r['games'])}, {_change(r)}" for _, r in steps.iterrows()]
+    return (f"What each level step costs{where} (paired on the same deals, players and teams pooled, 95% CI): "
+            + "; ".join(items) + ".")
+
+
+def _easiest_count(table, levels, where):
+    """The player count with the highest win rate at each level, and whether it is the same at every level."""
+    if table["players"].nunique() < 2:
+        return ""
+    best = [table.loc[table.loc[table["level"] == level, "rate"].idxmax()]
+            for level in levels if (table["level"] == level).any()]
+    items = [f"{r['level']} {players_text(table, r['players'])}, {_rate(r)} ({_ci(r)})" for r in best]
+    counts = {r["players"] for r in best}
+    verdict = ("" if len(best) < 2 else f"; {players_text(table, best[0]['players'])} at every level"
+               if len(counts) == 1 else "; it changes with the level")
+    return f"Easiest player count{where}: " + "; ".join(items) + verdict + "."
+
+
+def _hardest_lost(table, where):
+    """How the main slice's hardest setting is lost: the share of its games lost to each cause."""
+    worst = table.loc[table["rate"].idxmin()]
+    causes = sorted((c for c in CAUSES if worst[f"count_{c}"]), key=lambda c: -worst[f"count_{c}"])
+    if not causes:
+        return ""
+    setting = f"{worst['level']} with {players_text(table, worst['players'])}{where}"
+    what = f"the hardest setting ({setting})" if len(table) > 1 else setting
+    shares = [f"{c.replace('_', ' ')} {rate_of(worst[f'count_{c}'], worst['games'])}" for c in causes]
+    return (f"How {what} is lost, {_rate(worst)} won ({_ci(worst)}): the share of its games lost to each cause, "
+            f"95% CI: " + "; ".join(shares) + ".")
+
+
+def warnings(sweep):
     if not sweep.incomplete:
         return []
     return [f"{len(sweep.incomplete)} of {len(sweep.cells)} cells have not reached the sweep's target yet "

@@ -5,17 +5,14 @@ import html
 import numpy as np
 import pandas as pd
 
+from fisim.formatting import interval, percent, rate_interval
 
-def percent(rate, low=None, high=None):
+
+def shown_rate(rate, low=None, high=None):
     """'41.20%', or with its interval '41.20% (40.31-42.10%)'; '' for no rate."""
     if rate is None or not np.isfinite(rate):
         return ""
-    return f"{100 * rate:.2f}%" + (f" ({interval(low, high)})" if low is not None else "")
-
-
-def interval(low, high):
-    """'40.31-42.10%'."""
-    return f"{100 * low:.2f}-{100 * high:.2f}%"
+    return percent(rate) if low is None else rate_interval(rate, low, high, dash="-", unit="%")
 
 
 def html_table(frame, caption):
@@ -35,10 +32,10 @@ class Summary(pd.DataFrame):
         rates = self["ci_low"].notna()
         shown = pd.DataFrame({
             "measure": self["measure"], "of": self["of"],
-            "value": [percent(v) if rate else f"{v:.3f}" for v, rate in zip(self["value"], rates)],
-            "95% CI": [interval(low, high) if rate else "" for low, high, rate in zip(self["ci_low"], self["ci_high"],
-                                                                                     rates)],
+            "value": [shown_rate(v) if rate else f"{v:.3f}" for v, rate in zip(self["value"], rates)],
+            "95% CI": [interval(low, high, dash="-", unit="%") if rate else ""
+                       for low, high, rate in zip(self["ci_low"], self["ci_high"], rates)],
             "count": self["count"].astype(object).where(rates, ""), "games": self["games"]})
         win = self[self["measure"] == "win"].iloc[0]
         return html_table(shown, f"{int(win['games']):,} games: win rate "
-                                 f"{percent(win['value'], win['ci_low'], win['ci_high'])}")
+                                 f"{shown_rate(win['value'], win['ci_low'], win['ci_high'])}")

@@ -1,13 +1,13 @@
 """The headline numbers of games (what `fisim simulate` prints), added up chunk by chunk from
 result rows so that memory does not grow with the number of games, or taken from a frame of
-per-game rows."""
+per-game rows; and the paired difference of two arms' win rates over the same games, likewise."""
 import numpy as np
 import pandas as pd
 
 from fisim.results.display import Summary
 from fisim.rules.constants import LOSS_NAMES, N_ROLES, ROLE_NAMES
 from fisim.rules.state import R_CAPTURED, R_CAUSE, R_ROLE, R_STATUS, R_TURNS, WON
-from fisim.stats import wilson
+from fisim.stats import paired_difference_of_counts, wilson
 
 
 class Tally:
@@ -82,6 +82,35 @@ class Tally:
     @property
     def mean_treasures(self):
         return self.treasures / self.games if self.games else np.nan
+
+
+class Paired:
+    """The win rates of the same games played under two arms (a setting and its baseline, game i
+    of both dealt from the same seed), added up chunk by chunk: each arm's wins, and the games only
+    one arm won, which give the paired difference."""
+
+    def __init__(self):
+        self.games = self.wins = self.baseline_wins = self.only = self.baseline_only = 0
+
+    def adding(self, chunks, baseline):
+        """Yield `chunks` (first game, result rows) as they come, each added with the same games of
+        `baseline` (chunks of the same sizes), played as each is asked for."""
+        for (first_game, rows), (_, base) in zip(chunks, baseline):
+            won, base_won = rows[:, R_STATUS] == WON, base[:, R_STATUS] == WON
+            self.games += len(rows)
+            self.wins += int(won.sum())
+            self.baseline_wins += int(base_won.sum())
+            self.only += int(np.count_nonzero(won & ~base_won))
+            self.baseline_only += int(np.count_nonzero(base_won & ~won))
+            yield first_game, rows
+
+    def difference(self):
+        """(win rate less the baseline's, 95% CI low, high)."""
+        return paired_difference_of_counts(self.only, self.baseline_only, self.games)
+
+    def baseline(self):
+        """(the baseline's win rate, its Wilson 95% CI low, high)."""
+        return (self.baseline_wins / self.games if self.games else np.nan, *wilson(self.baseline_wins, self.games))
 
 
 def summary(frame):

@@ -1,5 +1,6 @@
 """Running the fisim command line: the installed `fisim` command in a process of its own, or its
-entry point inside the test's process (for tests that read what it prints)."""
+entry point inside the test's process (for tests that read what it prints); what a terminal showed."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,19 @@ def in_process(capsys, *args):
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def shown_on(terminal):
+    """What a pseudo-terminal showed (`terminal`: pty.openpty()'s first end, closed here), read
+    until every process writing to its other end has closed it."""
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:          # the terminal closed: everything has been read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(terminal)
+    return shown.decode(errors="replace")

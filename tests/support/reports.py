@@ -1,8 +1,10 @@
 """What the report tests share: a store of made-up games written by the store's own code, the
 Markdown report's tables read back, rates as the report prints them, and headless Chromium."""
 import os
+import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from fisim.stats import wilson
 from fisim.store import Store, manifest_for
 from policies import load_policy
 
+TABLES_DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "report-tables.md"
 RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
 
 
@@ -28,7 +31,7 @@ def fake_store(path, cells, games, chunk, seed=0):
         p = 0.6 - 0.12 * list(LEVELS).index(cell.level) - 0.05 * (cell.players - 2)
         p *= {"standard": 1.0, "skull-island": 0.7}.get(cell.layout, 1.1)
         p *= 1.1 if cell.rules else 1.0
-        p *= 0.8 if cell.policy == "passive" else 1.0
+        p *= 0.8 if cell.policy.given == "passive" else 1.0
         if cell.team:
             p *= 0.85 + 0.04 * sum(ROLE_NAMES.index(r) for r in cell.team) / cell.players
         rng = np.random.default_rng(int(cell.key, 16) % 2**32)
@@ -62,6 +65,12 @@ def md_tables(md):
                 rows.append([c.strip().strip("*") for c in row.strip().strip("|").split("|")])
             tables[line.strip("*")] = [dict(zip(head, r)) for r in rows]
     return tables
+
+
+def documented_tables():
+    """{file name pattern: columns} of docs/report-tables.md's tables of files."""
+    rows = re.findall(r"^\| `([^`|]*)\.csv` \| [^|]* \| `([^`]*)` \|$", TABLES_DOC.read_text(), re.M)
+    return {name: columns.split(", ") for name, columns in rows}
 
 
 def pct(x):

@@ -32,31 +32,82 @@ is computed from them alone.
 """
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 
 from fisim.cell import Cell, play
 from fisim.comparison import paired_difference, pairing
 from fisim.defaults import FULL_LADDER
-from fisim.files import atomic_write
+from fisim.errors import ConfigError, StoreError
+from fisim.formatting import duration
 from fisim.grid import parse_levels, parse_players
+from fisim.results.chunks import counted_whole
 from fisim.rules.config import level_position
 from fisim.stats import Z95, wilson
 from fisim.store import MANIFEST, policy_labels, read_store
 from fisim.tables import win_bits
-from policies import LADDER, labelled, seer_notes, sees_decks
+from policies import LADDER, labelled, sees_decks
 
 LAYOUT = "standard"
 TRIM = 0.05                 # the trimmed span leaves out this share of deals at each end
 LADDER_STORE, DEALS_STORE = "ladder", "deals"
 PILOT_SECONDS = 0.5         # how long each policy plays (nothing stored) to measure its speed for the plan
 REPLAY_PROBES = 256         # deals at most that a replayer plays twice to show that its replays differ
-# the README's ladder, as a command line
-FULL_SIZE = (f"--levels {FULL_LADDER['levels']} --players {FULL_LADDER['players']} --games {FULL_LADDER['games']} "
-             f"--policies {','.join(LADDER)} --clairvoyant {FULL_LADDER['clairvoyant']} --deals {FULL_LADDER['deals']} "
-             f"--repeats {FULL_LADDER['repeats']} --replayer {FULL_LADDER['replayer']}")
+COMPILE_SECONDS = 60        # a policy's (or the engine's) first compile on an idle core, roughly: the estimate's unit
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a ladder plays, checked: its levels and player counts, the ladder's policies and the
+    replayers (as cells name them), the games per setting and the replays."""
+    levels: list
+    players: list
+    names: list
+    replaying: list
+    games: int
+    deals: int
+    repeats: int
+
+    @property
+    def ladder_cells(self):
+        return ladder_cells(self.levels, self.players, self.names)
+
+    @property
+    def deal_cells(self):
+        return [c for name in self.replaying for c in deal_cells(self.levels, self.players, name, self.repeats)]
+
+
+def setup(levels, players, games, policies, clairvoyant=None, deals=0, repeats=2, replayer=None, seed=0, option=""):
+    """The ladder `fisim ladder` (and fisim.ladder) plays, every option checked, a ConfigError in one
+    line otherwise (`option` "--": named as the command line's options): `levels`, `players`,
+    `policies` as a sweep's axes take them; `clairvoyant` the reference's budget (None: its own; 0:
+    none); `replayer` None for no replays, else it replays the first `deals` deals `repeats` times,
+    refused when its random stream never changes its play."""
+    from fisim import grid
+    if replayer is not None and deals > games:
+        raise ConfigError(f"{option}deals {deals} needs {option}games of at least {deals}: every ladder policy "
+                          "plays each replayed deal (or replay no deals)")
+    legal = grid.parse_policies(policies)
+    seers = [p for p in legal if sees_decks(p)]
+    if seers:
+        raise ConfigError(f"{option}policies lists {seers[0].NAME}, which is not a legal player; the clairvoyant "
+                          f"reference is {option}clairvoyant N")
+    if clairvoyant != 0:
+        legal += grid.parse_policies(f"clairvoyant:{clairvoyant}" if clairvoyant else "clairvoyant")
+    levels, players = grid.parse_levels(levels), grid.parse_players(players)
+    replayers = grid.parse_policies(replayer) if replayer is not None else []
+    easiest = min(levels, key=level_position)
+    alike = next((p for p in replayers if not replays_differ(p, easiest, players[len(players) // 2], seed)), None)
+    if alike:
+        raise ConfigError(f"{option}replayer {alike.given} plays every replay of a deal alike ({REPLAY_PROBES} deals, "
+                          "each played twice, were the same game): its random stream never changes its play, so the "
+                          "replays would measure nothing; choose a stochastic policy, such as search:8, passive or "
+                          "random")
+    return Setup(levels, players, [p.given for p in legal], [p.given for p in replayers], games, deals, repeats)
 
 
 def ladder_cells(levels, players, policies):
@@ -246,143 +297,6 @@ def read_ladder(out, order=()):
             "distributions": {key: outcomes.mean(axis=1) for key, (_, outcomes) in replays.items()}}
 
 
-def _pct(x):
-    return f"{100 * x:.1f}%"
-
-
-def _deal_share(row):
-    """The deal's share of the outcome's variance, or what leaves it undefined: no replay won, or all."""
-    if np.isfinite(row["deal_share"]):
-        return _pct(row["deal_share"])
-    return "none won" if row["mean_win"] == 0 else "all won"
-
-
-def _ci(rate, low, high):
-    return f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
-
-
-def format_ladder(tables):
-    """The ladder's tables as text for people (what `fisim ladder` prints and ladder.md holds)."""
-    ladder, gap, deals, policies = tables["ladder"], tables["gap"], tables["deals"], tables["policies"]
-    games = int(ladder["games"][ladder["players"] != "all"].min())
-    counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
-    lines = [*headline(tables), "",
-             f"Skill ladder: {LAYOUT} island, random teams, official rules; {games:,} games per level and player "
-             f"count ({', '.join(counts)} players), the same deals for every policy. Win rate, 95% interval:"]
-    width = max(22, *(len(p) + 2 for p in policies))
-    for players in [*counts, "all"] if len(counts) > 1 else counts:
-        mine = ladder[ladder["players"] == players]
-        lines.append(f"{'players ' + (','.join(counts) + ' pooled' if players == 'all' else players):<16}"
-                     + "".join(f"{p:>{width}}" for p in policies))
-        for level in dict.fromkeys(mine["level"]):
-            cells = mine[mine["level"] == level].set_index("policy")
-            lines.append(f"  {level:<14}" + "".join(
-                f"{_ci(cells.at[p, 'rate'], cells.at[p, 'ci_low'], cells.at[p, 'ci_high']):>{width}}"
-                if p in cells.index else f"{'-':>{width}}" for p in policies))
-    lines += seer_notes(policies)
-    lines.append("Win rates are the computer team's (the policy named), not a human team's.")
-    if not gap.empty:
-        lines.append("\nClairvoyant minus the best legal policy of the level (paired: the same deals; 95% interval; "
-                     "r = correlation of their per-game wins):")
-        for _, r in gap.iterrows():
-            players = "pooled" if r["players"] == "all" else f"{r['players']} players"
-            lines.append(f"  {r['level']:<10} {players:<11} {r['clairvoyant']} {_pct(r['clairvoyant_rate'])} vs "
-                         f"{r['best']} {_pct(r['best_rate'])}: {100 * r['gap']:+.1f} points "
-                         f"[{100 * r['gap_low']:+.1f}, {100 * r['gap_high']:+.1f}], r = {r['correlation']:.2f}, "
-                         f"{r['games']:,} games")
-    if not deals.empty:
-        lines += _format_deals(deals)
-    return "\n".join(lines)
-
-
-def headline(tables):
-    """The ladder in plain words, one line per level: the strongest legal policy's win rate and the
-    clairvoyant's (player counts pooled), and the share of the replayed deals no policy won."""
-    ladder, deals = tables["ladder"], tables["deals"]
-    pooled = ladder[ladder["players"] == ladder["players"].iloc[-1]]        # "all", or the only count
-    lines = []
-    for level in dict.fromkeys(pooled["level"]):
-        mine = pooled[pooled["level"] == level]
-        legal, seers = mine[~mine["policy"].map(sees_decks)], mine[mine["policy"].map(sees_decks)]
-        best = legal.loc[legal["rate"].idxmax()]
-        text = (f"At {level.capitalize()}, the strongest legal computer team here ({best['policy']}) wins "
-                f"{_ci(best['rate'], best['ci_low'], best['ci_high'])}")
-        if not seers.empty:
-            seer = seers.iloc[0]
-            text += f", the clairvoyant one ({seer['policy']}) {_ci(seer['rate'], seer['ci_low'], seer['ci_high'])}"
-        text += f" of {int(best['games']):,} games"
-        replayed = deals[deals["level"] == level] if not deals.empty else deals
-        if not replayed.empty:
-            never = int(round((replayed["never_won"] * replayed["deals"]).sum()))
-            n = int(replayed["deals"].sum())
-            low, high = wilson(never, n)
-            text += (f"; {_ci(never / n, low, high)} of {n:,} deals were won by no policy"
-                     + (", not even with the decks in view" if not seers.empty else " of the ladder"))
-        lines.append(text + ".")
-    return lines
-
-
-def _format_deals(deals):
-    first = deals.iloc[0]
-    lines = [f"\nPer-deal difficulty: {first['deals']:,} deals per level and player count, each replayed "
-             f"{first['repeats']} times by {labelled(first['replayer'])} (only its random stream differs). "
-             "Never won: by no ladder policy (clairvoyant included) nor any replay; always won: by every replay "
-             "(95% intervals).",
-             f"  {'level':<10}{'pl':>3}  {'mean win p':<22}{'never won':<22}{'always won':<22}{'span':>6}"
-             f"{'trimmed':>9}{'outliers':>10}{'deal share':>12}{'H':>6}{'H|deal':>8}"]
-    for _, r in deals.iterrows():
-        lines.append(f"  {r['level']:<10}{r['players']:>3}  "
-                     f"{_ci(r['mean_win'], r['mean_win_low'], r['mean_win_high']):<22}"
-                     f"{_ci(r['never_won'], r['never_won_low'], r['never_won_high']):<22}"
-                     f"{_ci(r['always_won'], r['always_won_low'], r['always_won_high']):<22}"
-                     f"{r['span']:>6.2f}{r['trimmed_span']:>9.2f}{_pct(r['outliers']):>10}"
-                     f"{_deal_share(r):>12}{r['entropy']:>6.2f}{r['entropy_given_deal']:>8.2f}")
-    lines.append("  span, trimmed (5-95%) span: of per-deal win rates; outliers: deals a binomial test at 5% "
-                 "rejects for the mean rate; deal share: of the outcome's variance, the deal's (none when no "
-                 "replay or every replay was won: the outcome does not vary); H, H|deal: outcome entropy in bits "
-                 "before and once the deal is known.")
-    return lines
-
-
-def write_outputs(out, tables, text):
-    """ladder.md (the text tables and the figures), a CSV per table and the figures (PNG), each
-    written whole; the paths written."""
-    from fisim.reporting import figures
-    out = Path(out)
-    written = []
-    for name in ("ladder", "gap", "deals"):
-        if not tables[name].empty:
-            path = out / f"{name}.csv"
-            atomic_write(path, lambda p, t=tables[name]: t.to_csv(p, index=False))
-            written.append(path)
-    drawn = {"ladder.png": figures.skill_ladder(tables["ladder"], tables["policies"], _subtitle(tables))}
-    for level in dict.fromkeys(k[0] for k in tables["distributions"]):
-        mine = {p: v for (lv, p), v in tables["distributions"].items() if lv == level}
-        drawn[f"deals-{level}.png"] = figures.deal_difficulty(mine, level, _deal_subtitle(tables["deals"]))
-    for name, fig in drawn.items():
-        path = out / name
-        atomic_write(path, lambda p, f=fig: p.write_bytes(figures.to_bytes(f, "png")))
-        written.append(path)
-    body = "\n".join(f"![{name}]({name})" for name in drawn)
-    markdown = f"# Skill ladder and per-deal difficulty\n\n```\n{text}\n```\n\n{body}\n"
-    atomic_write(out / "ladder.md", lambda p: p.write_text(markdown))
-    return [out / "ladder.md", *written]
-
-
-def _subtitle(tables):
-    ladder = tables["ladder"]
-    games = int(ladder["games"][ladder["players"] != "all"].min())
-    counts = [p for p in dict.fromkeys(ladder["players"]) if p != "all"]
-    return (f"{LAYOUT} island, random teams, official rules; {','.join(counts)} players pooled; {games:,} games per "
-            "level and player count, the same deals for every policy; the computer team's rates")
-
-
-def _deal_subtitle(deals):
-    first = deals.iloc[0]
-    return (f"{first['deals']:,} deals per player count, each replayed {first['repeats']} times by "
-            f"{first['replayer']} (only its random stream differs)")
-
-
 def plan(levels, players, policies, games, replayers=(), deals=0, repeats=0):
     """What a ladder plays: (what, policy, games) per ladder policy and per replayer."""
     settings = len(levels) * len(players)
@@ -390,16 +304,60 @@ def plan(levels, players, policies, games, replayers=(), deals=0, repeats=0):
             + [(f"{name}, replays", name, deals * repeats * settings) for name in replayers])
 
 
-def plan_text(levels, players, policies, games, replayers, deals, repeats, seed, threads):
-    """The plan of a ladder (format_plan), every policy's speed measured now at the ladder's
-    easiest level (the longest games: the estimate errs long) and its middle player count."""
+def plan_text(levels, players, policies, games, replayers, deals, repeats, seed, threads, stored=None):
+    """The plan of a ladder (format_plan), the speed of every policy with games left to play
+    measured now at the ladder's easiest level (the longest games: the estimate errs long) and its
+    middle player count; `stored` as format_plan takes it."""
     rows = plan(levels, players, policies, games, replayers, deals, repeats)
+    stored = stored or {}
     level, count = min(levels, key=level_position), players[len(players) // 2]
-    speeds = {policy: games_per_second(policy, level, count, seed) for policy in dict.fromkeys(p for _, p, _ in rows)}
+    speeds = {policy: games_per_second(policy, level, count, seed)
+              for policy in dict.fromkeys(p for what, p, n in rows if n > stored.get(what, 0))}
     n = len(levels) * len(players)
     settings = (f"{n} setting{'s' if n != 1 else ''} (levels {', '.join(levels)}; "
                 f"{', '.join(map(str, players))} players), speeds measured at {level} with {count} players")
-    return format_plan(rows, speeds, threads, settings)
+    return format_plan(rows, speeds, threads, settings, stored)
+
+
+def stored_games(path, seed, games, levels, players, repeats=1):
+    """Per policy, the games the ladder's store at `path` already holds of this ladder's cells
+    (`levels`, `players`, repeats below `repeats`) that count toward `games` per cell: what a
+    resumed ladder does not play again. Empty without a store of this seed, or one that cannot be
+    read (the run says why)."""
+    try:
+        manifest, chunks = read_store(path)
+    except StoreError:
+        return {}
+    if manifest.get("seed") != seed:
+        return {}
+    found = {}
+    for cell in manifest["cells"]:
+        if cell["level"] in levels and cell["players"] in players and cell.get("repeat", 0) < repeats:
+            mine = chunks[chunks["cell"] == cell["key"]]
+            held = {int(k): (int(w), int(n)) for k, w, n in zip(mine["chunk"], mine["wins"], mine["games"])}
+            whole, _ = counted_whole(held, {"games": games}, manifest["chunk_size"])
+            found[cell["policy"]] = found.get(cell["policy"], 0) + sum(held[k][1] for k in range(whole))
+    return found
+
+
+def to_compile(policies):
+    """What playing `policies` (names) compiles first, because the compile cache lacks it: "the
+    engine", then the policies (none when nothing is compiled: the interpreted engine)."""
+    if numba.config.DISABLE_JIT or not policies:
+        return []
+    from fisim.jit.runners import runner
+    from policies import load_policy
+    runs = [runner(load_policy(name)) for name in policies]
+    engine = [] if runs[0].marker("run_games").exists() else ["the engine"]
+    return engine + [name for name, run in zip(policies, runs) if not run.marker().exists()]
+
+
+def compile_text(missing, cores):
+    """What a ladder compiles before its plan, and about how long that takes (COMPILE_SECONDS a
+    unit, `cores` units at a time)."""
+    seconds = COMPILE_SECONDS * math.ceil(len(missing) / max(1, cores))
+    return (f"first compiling {', '.join(missing)} (not in the compile cache yet): {duration(seconds)} on an idle "
+            f"machine of {cores} core{'s' if cores != 1 else ''}, longer on a busy one; then the plan")
 
 
 def games_per_second(policy, level, players, seed=0):
@@ -415,35 +373,38 @@ def games_per_second(policy, level, players, seed=0):
     return played / (time.perf_counter() - start)
 
 
-def duration_text(seconds):
-    """'under a second', 'about 40 s', 'about 12 minutes', 'about 3.5 hours'."""
-    if seconds < 1:
-        return "under a second"
-    if seconds < 90:
-        return f"about {round(seconds)} s"
-    if seconds < 5400:
-        return f"about {round(seconds / 60)} minutes"
-    return f"about {seconds / 3600:.1f} hours"
-
-
-def format_plan(rows, speeds, threads, settings):
-    """The plan a ladder prints before it plays: games per policy, each policy's speed measured
-    here and the estimated time on `threads` threads, and the full-size command with its time
-    when every policy it plays was measured."""
+def format_plan(rows, speeds, threads, settings, stored=None):
+    """The plan a ladder prints before it plays: the games per policy (plan's rows) left to play,
+    `stored` ({row: games} the stores hold) aside, each policy's speed measured here and the
+    estimated time on `threads` threads, the time left in all, and the full-size command with its
+    time when every policy it plays was measured."""
+    stored = stored or {}
     lines = [f"plan: {settings}; the games per policy, their speed measured here (games per second on one core) "
              f"and the time on {threads} thread{'s' if threads != 1 else ''}:"]
     total = 0.0
     for what, policy, games in rows:
-        seconds = games / speeds[policy] / threads
+        left = max(games - stored.get(what, 0), 0)
+        kept = f"   ({games - left:,} of {games:,} stored)" if left < games else ""
+        if not left:
+            lines.append(f"  {what:<24}{0:>10,} games{kept}")
+            continue
+        seconds = left / speeds[policy] / threads
         total += seconds
-        lines.append(f"  {what:<24}{games:>10,} games {speeds[policy]:>12,.1f}/s   {duration_text(seconds)}")
-    lines.append(f"  total: {duration_text(total)} (a resumed ladder plays only what its stores lack)")
+        lines.append(f"  {what:<24}{left:>10,} games {speeds[policy]:>12,.1f}/s   {duration(seconds)}{kept}")
+    held, every = sum(min(stored.get(what, 0), games) for what, _, games in rows), sum(g for *_, g in rows)
+    if held == every:
+        lines.append(f"  nothing to play: the stores hold all {every:,} games")
+    elif held:
+        lines.append(f"  time left: {duration(total)} (the stores hold {held:,} of its {every:,} games; a resumed "
+                     "ladder plays only what they lack)")
+    else:
+        lines.append(f"  total: {duration(total)} (a resumed ladder plays only what its stores lack)")
     full = plan(parse_levels(FULL_LADDER["levels"]), parse_players(FULL_LADDER["players"]),
                 [*LADDER, f"clairvoyant:{FULL_LADDER['clairvoyant']}"], FULL_LADDER["games"], [FULL_LADDER["replayer"]],
                 FULL_LADDER["deals"], FULL_LADDER["repeats"])
     if all(policy in speeds for _, policy, _ in full):
-        took = duration_text(sum(games / speeds[policy] / threads for _, policy, games in full))
-        lines.append(f"the full-size ladder (the README's, {took} here): fisim ladder {FULL_SIZE}")
+        took = duration(sum(games / speeds[policy] / threads for _, policy, games in full))
+        lines.append(f"the full-size ladder ({took} here): fisim ladder --full-size")
     else:
-        lines.append(f"the full-size ladder (the README's, hours of search): fisim ladder {FULL_SIZE}")
+        lines.append("the full-size ladder (hours of search): fisim ladder --full-size")
     return "\n".join(lines)

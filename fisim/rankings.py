@@ -63,16 +63,24 @@ def compare_options(by, agreement=None, baseline=None, disjoint=False, option=""
     if by in ("policy", "role"):
         raise ConfigError(f"{name('agreement')} ranks cells along another setting than the policies; {name('by')} "
                           f"{by} is not one: choose layout, level, players, team or rules")
+    pair = policy_pair(agreement, name)
+    return pair, None if baseline is None else baseline_policy(baseline, pair, name)
+
+
+def policy_pair(agreement, name=lambda argument: argument):
+    """The two policies of --agreement "A,B" (or [A, B]) as their cells name them, or a ConfigError."""
     text = ",".join(strings(name("agreement"), agreement, "expert,search:8"))
     names = [p.strip() for p in text.split(",")]
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise ConfigError(f"{name('agreement')} takes two different policies, A,B (e.g. expert,search:8), not {text!r}")
     try:
-        pair = [policy_name(p) for p in names]
+        return [policy_name(p) for p in names]
     except PolicyError as exc:
         raise ConfigError(f"{name('agreement')}: {exc}") from None
-    if baseline is None:
-        return pair, None
+
+
+def baseline_policy(baseline, pair, name=lambda argument: argument):
+    """The policy of --baseline C as its cells name it, not one of `pair`, or a ConfigError."""
     try:
         base = policy_name(",".join(strings(name("baseline"), baseline, "expert")).strip())
     except PolicyError as exc:
@@ -80,7 +88,7 @@ def compare_options(by, agreement=None, baseline=None, disjoint=False, option=""
     if base in pair:
         raise ConfigError(f"{name('baseline')} {baseline} is one of {name('agreement')}'s policies ({','.join(pair)}); "
                           "choose a third")
-    return pair, base
+    return base
 
 
 def rank_agreement(path, by, policies, baseline=None, disjoint=False, boots=2000, seed=0, progress=None):
@@ -240,52 +248,3 @@ def _flips(items, wins, by, policies):
                     rows.append(row)
     return pd.DataFrame(rows, columns=["group", f"{by}_1", f"{by}_2", "games",
                                        *[f"{k}_{p}" for p in policies for k in ("difference", "low", "high")]])
-
-
-def format_agreement(result, largest=5):
-    """The agreement as text for people: per group the correlation with its interval beside the
-    self correlations, the flips, and the largest changes of rank."""
-    a, b = result.policies
-    by = result.by
-    deals = (f" ({b} on the second half of each cell's games, {a} on the first: no deal shared)"
-             if result.disjoint else "")
-    lines = [f"Do {a} and {b} rank the {_plural(by)} alike? Spearman's rank correlation of their win rates{deals} "
-             f"(95% bootstrap interval; 'self' = a policy's ranking against a resample of itself, the most "
-             f"sampling noise allows):"]
-    for _, g in result.groups.iterrows():
-        lines.append(f"  {g['group']} ({g['items']} {_plural(by)}): {_r(g['spearman'])} "
-                     f"[{_r(g['low'])}, {_r(g['high'])}]; self: {a} {_r(g[f'self_{a}'])}, {b} {_r(g[f'self_{b}'])}")
-    c = result.baseline
-    if c:
-        lines.append(f"Does {a} rank as alike to {b} as {c} does? {a}'s correlation with {b} less {c}'s (paired: the "
-                     f"same resamples of the same games; 95% interval):")
-        for _, g in result.groups.iterrows():
-            lines.append(f"  {g['group']}: {_r(g['spearman'])} - {_r(g[f'spearman_{c}'])} = {_r(g['difference'], '+')} "
-                         f"[{_r(g['difference_low'], '+')}, {_r(g['difference_high'], '+')}]")
-    flips = result.flips
-    lines.append(f"Pairs whose order flips significantly (each policy's paired 95% interval excludes 0): "
-                 f"{len(flips) or 'none'}")
-    for _, f in flips.iterrows():
-        lines.append(f"  [{f['group']}] {f[f'{by}_1']} - {f[f'{by}_2']}: "
-                     + "; ".join(f"{p} {_points(f, p)}" for p in result.policies) + f", {f['games']:,} games")
-    moved = result.items.reindex(result.items["rank_change"].abs().sort_values(ascending=False, kind="stable").index)
-    lines.append(f"Largest changes of rank ({a} -> {b}, within each group):")
-    for _, m in moved.head(largest).iterrows():
-        lines.append(f"  [{m['group']}] {m[by]}: rank {m[f'rank_{a}']:g} -> {m[f'rank_{b}']:g} "
-                     f"({100 * m[f'rate_{a}']:.1f}% -> {100 * m[f'rate_{b}']:.1f}%, {m['games']:,} games each)")
-    return "\n".join(lines)
-
-
-def _plural(by):
-    """The plural of a setting's name: layouts, levels, teams; players and rules as they are."""
-    return by if by.endswith("s") else f"{by}s"
-
-
-def _r(value, sign=""):
-    return "undefined" if not np.isfinite(value) else f"{value:{sign}.2f}"
-
-
-def _points(row, policy):
-    return (f"{100 * row[f'difference_{policy}']:+.1f} points "
-            f"({100 * row[f'low_{policy}']:+.1f} to {100 * row[f'high_{policy}']:+.1f})")
-
