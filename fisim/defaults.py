@@ -10,6 +10,7 @@ PLAYER_COUNTS = "2..4"
 SWEEP_GAMES = 20_000            # games per cell of a sweep without --games or --ci
 CI_MAX_GAMES = 10_000_000       # with --ci: a cell stops here
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
+STRONGER_GAMES = 300           # fisim report --stronger: deals per win rate a conclusion compares
 SWEEP_OUT, TUNE_OUT, LADDER_OUT = "fisim-results", "fisim-tune", "fisim-ladder"
 
 # The ladder: the defaults play in minutes; FULL_LADDER is the size the README quotes (hours of search).

@@ -18,9 +18,16 @@
 # starts afresh. Figures are PNG; the self-contained HTML of each report is left in its store
 # (STORES/<name>/report/).
 #
+# Each report then checks its headline conclusions under a stronger player on a sample of the same
+# deals (`fisim report --stronger`, docs/cli.md: the section "Would a stronger team agree?", a
+# conclusion that does not hold flagged in At a glance), its games in STORES/<name>/stronger/.
+#
 # Settings (environment): POLICY, TEAM_GAMES, LAYOUT_GAMES, RULE_GAMES, SEED (default 2010),
 # CHUNK (games per chunk, default 50,000), STORES, OUT (default reports), and SWEEP_ARGS for
-# extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786").
+# extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786"); STRONGER, the
+# stronger player (default search:8 over the published policy), STRONGER_GAMES, the deals per win
+# rate a conclusion compares (default 200; 0 leaves the check out), and STRONGER_ARGS for extra
+# options of the check (e.g. "--threads 2").
 #
 # Running time, measured on a 2-core machine shared with other jobs (compile cache warm unless said):
 #   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 540 cells, 125,200
@@ -35,6 +42,11 @@
 #   priority after the first report). In general: 12.5 million / (the policy's games per second,
 #   see scripts/bench.py) for each policy POLICY lists, plus about a minute of overhead. Each
 #   report's time is printed as it finishes.
+#   The check, not yet run at full size: at STRONGER_GAMES=200 it plays about 5,200 (balance),
+#   6,100 (layouts) and 5,200 (rules) games of the stronger player and as many of the published
+#   one, each cell's first games; at the speeds of docs/strength.md (search:8/planner 3.2 to 4.5
+#   games a second of processor time, the planner 1,360) that is 30 to 45 minutes on two cores,
+#   against about 77 for the planner's 12.5 million games. Each section states what it cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,7 +58,17 @@ SEED=${SEED:-2010}
 CHUNK=${CHUNK:-50000}
 STORES=${STORES:-.report-stores}
 OUT=${OUT:-reports}
+STRONGER=${STRONGER:-search:8/${POLICY%%,*}}
+STRONGER_GAMES=${STRONGER_GAMES:-200}
 read -r -a EXTRA <<< "${SWEEP_ARGS:-}"
+read -r -a CHECK_EXTRA <<< "${STRONGER_ARGS:-}"
+CHECK=() CHECK_NOTE=""
+if [ "$STRONGER_GAMES" != 0 ]; then
+    CHECK=(--stronger "$STRONGER" --stronger-games "$STRONGER_GAMES" "${CHECK_EXTRA[@]}")
+    CHECK_NOTE="Each report checks its headline conclusions under $STRONGER, a stronger player, on a sample of
+the same deals (the section \"Would a stronger team agree?\"; a conclusion that does not hold is flagged
+in its At a glance). "
+fi
 
 LABELS=$(python -c "from policies import load_policy; print(','.join(f'{p.NAME}@{p.VERSION}' for p in map(load_policy, '$POLICY'.split(','))))")
 LABEL=${LABELS%%,*}     # the policy published; the others are compared with it
@@ -57,8 +79,9 @@ fmt() { python -c "print(f'{int($1):,}')"; }
 mkdir -p "$STORES" "$OUT"
 start=$SECONDS
 
-# One report: sweep into its store (resumable), then write the Markdown and PNG figures into OUT/name
-# and the HTML beside the store.
+# One report: sweep into its store (resumable), check its conclusions under the stronger player (its
+# stores beside the sweep's, resumable), then write the Markdown and PNG figures into OUT/name and the
+# HTML beside the store.
 report() {
     local name=$1 games=$2 title=$3
     shift 3
@@ -68,7 +91,7 @@ report() {
     fisim sweep --levels "$LEVELS" --policies "$POLICY" --games "$games" --seed "$SEED" \
         --chunk-games "$CHUNK" --out "$store" --no-report --quiet "${EXTRA[@]}" "$@" > /dev/null
     rm -rf "${OUT:?}/$name"
-    fisim report "$store" --out "$OUT/$name" --format md,png --title "$title" > /dev/null
+    fisim report "$store" --out "$OUT/$name" --format md,png --title "$title" "${CHECK[@]}" > /dev/null
     fisim report "$store" --format html --title "$title" > /dev/null
     echo "   done in $((SECONDS - t0)) s" >&2
 }
@@ -97,8 +120,8 @@ with each other.
 - [Rule readings](rules/report.md): each rule switch against the official rules, game by game
   ($(fmt "$RULE_GAMES") games per variant, level and player count).
 
-Regenerate them all with \`scripts/make_reports.sh\` (its header gives the running time and the
-settings); master seed $SEED.
+${CHECK_NOTE}Regenerate them all with \`scripts/make_reports.sh\` (its header gives the running time and
+the settings); master seed $SEED.
 EOF
 if [ -f "$OUT/skill/README.md" ]; then       # written by make_skill_report.sh; its summary, as it says it
     {
