@@ -59,8 +59,8 @@ def summary(games):
 
 def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random",
           layouts=defaults.LAYOUT, policies=defaults.POLICY, rules="official", sets=(), games=None, ci=None,
-          max_games=defaults.CI_MAX_GAMES, seed=0, threads=None, per_game=False, chunk_games=CHUNK_GAMES, report=True,
-          progress=True):
+          max_games=defaults.CI_MAX_GAMES, seed=0, threads=None, per_game=False, chunk_games=CHUNK_GAMES,
+          trace_games=defaults.TRACE_GAMES, report=True, progress=True):
     """Play every cell of a grid of settings into the results store `out`, as `fisim sweep` does,
     and return load(out): one row per cell with its games, win rate and 95% interval.
 
@@ -69,14 +69,15 @@ def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PL
     (players=3) or a list of values (a team or a rule item in the list may be a list of names);
     `teams` "random", "all" or teams; `sets` --set axes ("waters_rise=2..5", or a list). Each cell
     plays `games` games (default: defaults.SWEEP_GAMES), or with `ci` until its interval's
-    half-width is at most `ci` (at most `max_games`). The store resumes and extends as the
-    command's does. `report`: also write out/report/ (HTML, Markdown, figures). `progress` as
-    simulate's. Every argument is checked as the command line checks it, before anything is played
-    or written: a bad value raises ConfigError in one line."""
+    half-width is at most `ci` (at most `max_games`). The win chance is traced over the first
+    `trace_games` games of each cell (0: none). The store resumes and extends as the command's
+    does. `report`: also write out/report/ (HTML, Markdown, figures). `progress` as simulate's.
+    Every argument is checked as the command line checks it, before anything is played or
+    written: a bad value raises ConfigError in one line."""
     from fisim import arguments as check
     from fisim import progress as bars
     from fisim.grid import sweep_cells
-    from fisim.limits import MAX_SEED, max_threads
+    from fisim.limits import MAX_SEED, MAX_TRACE_GAMES, max_threads
     from fisim.results.chunks import sweep_target
     from fisim.sweeping import LocalBackend, run_sweep
     check.path("out", out)
@@ -85,6 +86,7 @@ def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PL
     if threads is not None:
         check.whole("threads", threads, 1, max_threads())
     check.flag("per_game", per_game)
+    check.whole("trace_games", trace_games, 0, MAX_TRACE_GAMES)
     check.flag("report", report)
     bars.check(progress)
     axes = [check.axis(name, value, example) for name, value, example in (
@@ -93,7 +95,7 @@ def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PL
     cells = sweep_cells(*axes, check.strings("sets", sets, "waters_rise=2..5") if sets else ())
     with bars.games(progress, target["games"] * len(cells) if "games" in target else None) as (update, _):
         frame = run_sweep(cells, out, seed, target, per_game, LocalBackend(threads),
-                          lambda games, _: update(games) if games else None, chunk_games)
+                          lambda games, _: update(games) if games else None, chunk_games, trace_games=trace_games)
     if report:
         from fisim.reporting import write_report
         write_report(out)
@@ -103,7 +105,10 @@ def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PL
 def load(path):
     """The aggregates of a results store (`fisim sweep`'s directory) as a DataFrame, one row per
     cell: its settings (policy as NAME@VERSION), games, wins, rate, ci_low, ci_high, loss cause
-    shares, mean turns and treasures, per adventurer <role>_games, <role>_wins, <role>_rate."""
+    shares, game length (mean_turns, sd_turns, p10_turns, median_turns, p90_turns), mean
+    treasures, per adventurer <role>_games, <role>_wins, <role>_rate, and how the game feels: the
+    wins that came close (close_*), the losses' treasures, and over the traced games the chance of
+    winning, drama and decisiveness (see fisim.tables.load)."""
     from fisim.tables import load as read
     return read(path)
 

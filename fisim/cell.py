@@ -7,7 +7,8 @@ a policy file's path as the cell is made), rule switches, a variant
 played as (fisim.rules.rng; 0: the games as dealt, unless a ladder replays deals). It is a plain
 value: a sweep's grid is a list of cells (fisim.grid), a store keys a cell's chunks by its `key`
 (fisim.store), and a cell travels to a Dask worker as it is. `play` turns a run of its games into
-result rows (fisim.rules.state R_*), for simulate, the sweep, tune and the ladder alike.
+result rows (fisim.rules.state R_*), for simulate, the sweep, tune and the ladder alike; `trace`
+traces the team's win chance over a few of them, for the sweep.
 """
 import hashlib
 import json
@@ -109,6 +110,16 @@ def play(cell, seed, first_game, games, threads=None, progress=None):
                              cell.repeat)
     check_games(rows, cell.policy.NAME, first_game)
     return rows
+
+
+def trace(cell, seed, first_game, games, worlds, threads=None):
+    """The win-chance traces of games first_game .. first_game+games-1 of `cell`, each estimate
+    from `worlds` sampled worlds (fisim.engine.trace_batch); EngineError as `play`."""
+    from fisim import engine
+    traces, rows = engine.trace_batch(cell.island, cell.config, cell.policy, seed, first_game, games, worlds, threads,
+                                      cell.repeat)
+    check_games(rows, cell.policy.NAME, first_game)
+    return traces
 
 
 def play_chunks(cell, seed, first_game, games, threads=None, progress=None, chunk=CHUNK):

@@ -115,6 +115,7 @@ def result_of_row(row):
         "last_sunk_tile": int(row[st.R_LAST_SUNK_TILE]),
         "first": int(row[st.R_FIRST]),
         "team": tuple(ROLE_NAMES[r] for r in row[st.R_ROLE:st.R_ROLE + MAX_PLAYERS] if r >= 0),
+        "close": int(row[st.R_CLOSE]),
     }
 
 

@@ -1,6 +1,6 @@
-"""Playing games with the compiled engine: batches of games into result rows, one game with its
-transcript, and a hand-built position for the rule tests. What is compiled, and how, is
-fisim.jit's (docs/engine.md).
+"""Playing games with the compiled engine: batches of games into result rows, the same with the
+team's win chance traced over each, one game with its transcript, and a hand-built position for the
+rule tests. What is compiled, and how, is fisim.jit's (docs/engine.md).
 """
 import contextlib
 import logging
@@ -14,7 +14,7 @@ import numpy as np
 
 from fisim.errors import ConfigError, EngineError
 from fisim.jit.runners import bulk_arguments, first_use, policy_arg, prepare, runner
-from fisim.limits import MAX_ENGINE_SEED, MAX_GAME, MAX_REPEAT
+from fisim.limits import MAX_ENGINE_SEED, MAX_GAME, MAX_REPEAT, TRACE_ROUNDS
 from fisim.rules import state as st
 from fisim.rules.actions import list_options
 from fisim.rules.config import GameConfig
@@ -140,18 +140,16 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
     `progress(k)` is called (in the calling thread) as each block of k games finishes.
 
     The blocks are played on worker threads (in_workers) running the compiled engine without the
-    GIL: the engine then needs no parallel compilation (Numba's parallel=True about doubles a first
-    run's compile), and the calling thread stays free for Ctrl-C. A config or a number the engine
-    cannot play is a ConfigError (checked)."""
+    GIL: the engine then needs no parallel compilation (Numba's parallel=True makes a first run's
+    compile much longer: docs/benchmarks.md), and the calling thread stays free for Ctrl-C. A
+    config or a number the engine cannot play is a ConfigError (checked)."""
     checked(config, seed, first_game, n_games, repeat)
     _say_if_interpreted(n_games)
     prepare([policy])
     run = runner(policy)
     out = np.zeros((n_games, R_SIZE), dtype=np.int32)
     fixed = bulk_arguments(layout, config, policy, seed, first_game, repeat)
-    threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // MIN_BLOCK))
-    size = max(MIN_BLOCK, -(-n_games // (threads * BLOCKS_PER_THREAD)))
-    blocks = [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
+    threads, blocks = blocks_of(n_games, threads, MIN_BLOCK)
 
     def play(lo, hi):
         run.run_games(*fixed, np.int64(lo), np.int64(hi), out)
@@ -162,6 +160,43 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
         with policy_errors(policy):
             in_workers(play, blocks, threads, progress)
     return out
+
+
+def trace_batch(layout, config, policy, seed, first_game, n_games, worlds, threads=None, repeat=0):
+    """The team's chance of winning over games first_game .. first_game+n_games-1 (as play_batch
+    plays them), estimated at the start of each round from `worlds` sampled worlds the policy plays
+    on (fisim.jit.entries.trace_block): (traces, rows), traces[i] the worlds won at the start of
+    each round of game i (at most TRACE_ROUNDS rounds), then its end (`worlds` won, 0 lost), then
+    -1; rows[i] its result row. Independent of `threads`, as play_batch is; checked as it is."""
+    checked(config, seed, first_game, n_games, repeat)
+    if isinstance(worlds, bool) or not isinstance(worlds, (int, np.integer)) or worlds < 1:
+        raise ConfigError(f"worlds must be a whole number of at least 1, not {worlds!r}")
+    prepare([policy], "trace_games")
+    run = runner(policy)
+    traces = np.zeros((n_games, TRACE_ROUNDS + 1), dtype=np.int32)
+    rows = np.zeros((n_games, R_SIZE), dtype=np.int32)
+    geometry, cfg, arg, master, first, again = bulk_arguments(layout, config, policy, seed, first_game, repeat)
+
+    threads, blocks = blocks_of(n_games, threads, 1)      # (a traced game is slow: blocks of one or more)
+
+    def trace(lo, hi):
+        run.engine.trace_games(geometry, cfg, arg, run.address, master, first, again, np.int64(worlds),
+                               np.int64(lo), np.int64(hi), traces, rows)
+
+    with first_use(run, "trace_games", policy):
+        compiled(run, policy)
+        with policy_errors(policy):
+            in_workers(trace, blocks, threads)
+    return traces, rows
+
+
+def blocks_of(n_games, threads, smallest):
+    """(threads, blocks): n_games as blocks (lo, hi) of at least `smallest` games each but the last,
+    about BLOCKS_PER_THREAD per thread, and the threads (at most `threads`, default Numba's count)
+    worth starting for them."""
+    threads = min(threads or numba.config.NUMBA_NUM_THREADS, max(1, n_games // smallest))
+    size = max(smallest, -(-n_games // (threads * BLOCKS_PER_THREAD)))
+    return threads, [(lo, min(n_games, lo + size)) for lo in range(0, n_games, size)]
 
 
 @dataclass

@@ -9,9 +9,9 @@ correlations with B, its interval from the same resamples (a paired comparison: 
 all three).
 
 On the same deals, two policies' wins correlate game by game, the more so the more alike they play
-(search:8's with expert's, whose options and rollouts it plays, by about 0.6 per game; the
-planner's with search:8's by about 0.3): their rates' sampling noise is partly shared, which raises
-their correlation above what their rankings share (above either's self correlation). Disjoint
+(search over expert with expert, whose options and rollouts it plays, more than the planner with
+search; docs/benchmarks.md has the measured correlations): their rates' sampling noise is partly
+shared, which raises their correlation above what their rankings share (above either's self correlation). Disjoint
 deals remove that: B ranks by the second half of each cell's games, A (and the baseline) by the
 first.
 

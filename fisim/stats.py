@@ -28,3 +28,17 @@ def paired_difference_of_counts(a_only, b_only, n, z=Z95):
     var = max((a_only + b_only) / n - diff * diff, 0.0)
     half = z * math.sqrt(var / n)
     return diff, diff - half, diff + half
+
+
+def mean_interval(values, z=Z95):
+    """(mean, low, high) of a sample: its mean and the normal 95% interval of the mean, mean ± z
+    standard errors (the sample's standard deviation over the root of n); NaN where the sample is
+    too small (no value: all three; one value: the interval)."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = math.fsum(values) / n
+    if n == 1:
+        return mean, math.nan, math.nan
+    half = z * math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return mean, mean - half, mean + half

@@ -1,11 +1,13 @@
 """The results store: a directory with a manifest and one Parquet file per finished chunk.
 
-    DIR/manifest.json                      store format, versions, seed, chunk size, target, the cells
-                                           (each with its variant's name and every rule number)
+    DIR/manifest.json                      store format, versions, seed, chunk size, target, the
+                                           games traced per cell and the worlds per estimate, the
+                                           cells (each with its variant's name and every rule number)
     DIR/chunks/<cell>-<chunk>.parquet      one row of aggregates per finished chunk (with, per
                                            island cell and per named tile, the games it ended
                                            sunk, the losses its sinking caused, the games it sank
-                                           first)
+                                           first; the wins by how close they came; the win-chance
+                                           traces of its games among the cell's traced ones)
     DIR/games/<cell>-<chunk>.parquet       one row per game (only with --per-game)
     DIR/lock                               who writes the store (the lock itself is the kernel's)
 
@@ -41,27 +43,28 @@ import pyarrow.parquet as pq
 
 from fisim.errors import StoreError
 from fisim.files import atomic_write
-from fisim.limits import CHUNK_GAMES
-from fisim.results.chunks import CHUNK_COLUMNS, TILE_COUNTS, chunk_slot, planned_games
-from fisim.results.games import CAUSES, games_table
+from fisim.limits import CHUNK_GAMES, TRACE_ROUNDS
+from fisim.results.chunks import CHUNK_COLUMNS, CLOSE_MASKS, TILE_COUNTS, chunk_slot, planned_games, traced_in
+from fisim.results.games import CAUSES, CLOSE, games_table
 from fisim.rules.config import RULES_VERSION
 from fisim.rules.constants import N_TILES, ROLE_NAMES
 from fisim.rules.layouts import BUILTIN_NAMES, load_layout
 from fisim.version import VERSION
 
-STORE_FORMAT = 7            # 2: chunks describe themselves and are verified; a lock
+STORE_FORMAT = 8            # 2: chunks describe themselves and are verified; a lock
                             # 3: chunks grow to the chunk size; fingerprints per cell; extensible
                             # 4: a chunk names its cell's settings and the order of its roles
                             # 5: per island cell: games it ended sunk, losses it caused, sank first
                             # 6: a cell names its variant and every rule number; so do per-game rows
                             # 7: the same per named tile (tile id) as per island cell
+                            # 8: wins by how close they came; the win chance over a cell's first games
 MANIFEST = "manifest.json"
 LOCK = "lock"
 META_KEY = b"fisim.chunk"
 SETTINGS = ("layout", "level", "players", "team", "policy", "rules")
-GAME_KEYS = ("store_format", "fisim_version", "rules_version", "seed", "chunk_size", "per_game")
+GAME_KEYS = ("store_format", "fisim_version", "rules_version", "seed", "chunk_size", "per_game", "trace")
 MANIFEST_KEYS = ("fisim_version", "rules_version", "policies", "files", "seed", "chunk_size", "target",
-                 "per_game", "cells")
+                 "per_game", "trace", "cells")
 DESCRIPTION_KEYS = {"cell", "settings", "roles", "chunk", "first_game", "games", "seed", "fingerprint", "checksum"}
 CHUNK_NAME = re.compile(r"([0-9a-f]{12})-([0-9]{6})\.parquet")
 
@@ -95,9 +98,16 @@ def _plain(value):
     return value.hex() if isinstance(value, bytes) else int(value)
 
 
-def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES):
+def trace_setting(games=0, worlds=0):
+    """The manifest's "trace": the first `games` games of every cell have their win chance traced,
+    each estimate from `worlds` sampled worlds (fisim.engine.trace_batch); no games, no worlds."""
+    return {"games": games, "worlds": worlds if games else 0}
+
+
+def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES, trace=None):
     """What identifies a sweep: a store is only ever extended by the same configuration
-    (extended). User policy and layout files enter it by content ("files"), so an edited file is
+    (extended), its win chance traced over the same games (`trace`, trace_setting's; default:
+    none). User policy and layout files enter it by content ("files"), so an edited file is
     never mixed into a store. A cell's repeat is recorded when it is not 0, so a store of games as
     dealt has the manifest it had before repeats existed. A cell names its policy as given (a
     policy file by its path: provenance); "policy_labels" gives the NAME@VERSION that results show
@@ -112,6 +122,7 @@ def manifest_for(cells, seed, target, per_game, chunk_games=CHUNK_GAMES):
         "files": {**{path: file_digest(path) for path in layout_files},
                   **{name: p.content for name, p in loaded.items() if p.content}},
         "seed": seed, "chunk_size": chunk_games, "target": target, "per_game": per_game,
+        "trace": trace or trace_setting(),
         "cells": [{"key": c.key, "layout": c.layout_label, "layout_shape": list(load_layout(c.layout).rows),
                    "level": c.level, "players": c.players, "team": c.team_label, "policy": c.policy.given,
                    "rules": c.rules_label, **c.variant_record,
@@ -156,6 +167,10 @@ def check_manifest(manifest, where):
         problem = "its target is neither a game count nor an interval width"
     elif not (_count(seed, zero=True) and _count(size)):
         problem = "its seed or chunk size is not a whole number"
+    elif not (isinstance(manifest["trace"], dict) and set(manifest["trace"]) == {"games", "worlds"}
+              and all(_count(v, zero=True) for v in manifest["trace"].values())
+              and (manifest["trace"]["games"] == 0) == (manifest["trace"]["worlds"] == 0)):
+        problem = "its win-chance trace is not a number of games and of worlds"
     if problem:
         raise StoreError(f"{where} is damaged: {problem}")
 
@@ -408,7 +423,7 @@ def _verified(path, manifest, fingerprints):
         problem = (f"holds games {meta['first_game']}.. ({meta['games']} games), not games {first}.. "
                    f"(at most {most} games) as chunk {chunk} of this sweep")
     else:
-        problem = _inconsistency(record)
+        problem = _inconsistency(record, manifest["trace"])
     if problem:
         raise ChunkError(path, f"{problem}; delete it and run the same sweep again to replay that chunk")
     return record
@@ -429,7 +444,7 @@ def _check_games(path, record, manifest):
     if not path.is_file():
         refuse("is missing")
     try:
-        games = pq.read_table(path, columns=["game", "seed", "repeat", "won", "turns", "treasures",
+        games = pq.read_table(path, columns=["game", "seed", "repeat", "won", "turns", "treasures", *CLOSE,
                                              *GAME_SETTINGS]).to_pandas()
     except Exception as exc:        # any way a damaged Parquet file fails to decode
         refuse(f"is damaged ({exc.__class__.__name__})")
@@ -442,14 +457,17 @@ def _check_games(path, record, manifest):
     wrong = next((k for k, v in expected.items() if set(games[k].astype(object)) != {v}), None)
     if wrong:
         refuse(f"holds games of another {wrong} than its chunk's ({expected[wrong]})")
+    won = games[games["won"]]
+    close = sum(won[name].to_numpy(np.int64) << i for i, name in enumerate(CLOSE))
     if (np.packbits(games["won"].to_numpy()).tobytes() != record["win_bits"]
             or np.bincount(games["turns"]).tolist() != record["turns_hist"]
-            or np.bincount(games["treasures"], minlength=5).tolist() != record["treasures_hist"]):
+            or np.bincount(games["treasures"], minlength=5).tolist() != record["treasures_hist"]
+            or np.bincount(close, minlength=CLOSE_MASKS).tolist() != record["won_close_hist"]):
         refuse("holds other games than its chunk counts")
 
 
-def _inconsistency(record):
-    """What in a chunk's aggregates does not add up, or None."""
+def _inconsistency(record, trace):
+    """What in a chunk's aggregates does not add up (under the manifest's `trace`), or None."""
     games, wins = record["games"], record["wins"]
     bits = np.unpackbits(np.frombuffer(record["win_bits"], np.uint8))
     if games <= 0 or not 0 <= wins <= games:
@@ -465,6 +483,16 @@ def _inconsistency(record):
             or sum(tiles["place"]["caused"]) > games - wins or sum(tiles["place"]["first"]) > games
             or any(sum(tiles["place"][kind]) != sum(tiles["name"][kind]) for kind in tiles["place"])):
         return "is inconsistent (its per-tile counts do not fit its games)"
+    close = record["won_close_hist"]
+    if len(close) != CLOSE_MASKS or min(close) < 0 or sum(close) != wins or record["treasures_hist"][4] < wins:
+        return "is inconsistent (its wins by how close they came, or by treasures captured, do not fit its wins)"
+    traces, worlds = record["traces"], trace["worlds"]
+    expected = traced_in(record["first_game"], games, trace["games"])
+    if len(traces) != expected:
+        return f"is inconsistent (it holds {len(traces)} win-chance traces, not the {expected} of its traced games)"
+    if any(not 2 <= len(t) <= TRACE_ROUNDS + 1 or min(t) < 0 or max(t) > worlds or t[-1] != worlds * int(bit)
+           for t, bit in zip(traces, bits)):
+        return "is inconsistent (a win-chance trace does not fit its game)"
     return None
 
 

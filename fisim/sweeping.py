@@ -10,13 +10,13 @@ import gc
 import pandas as pd
 
 from fisim import defaults
-from fisim.cell import play
+from fisim.cell import play, trace
 from fisim.errors import BackendError, EngineError
 from fisim.formatting import interval, percent
 from fisim.limits import CHUNK_GAMES
-from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole
+from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole, traced_in
 from fisim.results.games import games_frame
-from fisim.store import CHUNK_NAME, Store, manifest_for
+from fisim.store import CHUNK_NAME, Store, manifest_for, trace_setting
 from fisim.tables import load
 from policies import seer_notes
 
@@ -33,13 +33,17 @@ class Interrupted(KeyboardInterrupt):
         self.kept = kept
 
 
-def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None):
+def play_chunk(cell, chunk, first, size, seed, threads, per_game, progress=None, traced=None):
     """Play chunk `chunk` of a cell, games first..first+size-1: its aggregate record and, with
-    per_game, its per-game frame. `progress(k)` as each block of k games finishes."""
+    per_game, its per-game frame. `progress(k)` as each block of k games finishes. Its games among
+    the cell's first traced ones (`traced`, the manifest's trace_setting) have their win chance
+    traced into the record."""
     rows = play(cell, seed, first, size, threads, progress)
     frame = (games_frame(rows, cell.config, cell.layout_label, cell.policy_label, seed, first, cell.repeat)
              if per_game else None)
-    return chunk_record(cell.key, chunk, first, rows), frame
+    count = traced_in(first, size, traced["games"]) if traced else 0
+    traces = trace(cell, seed, first, count, traced["worlds"], threads) if count else ()
+    return chunk_record(cell.key, chunk, first, rows, traces), frame
 
 
 class LocalBackend:
@@ -48,10 +52,10 @@ class LocalBackend:
     def __init__(self, threads=None):
         self.threads = threads
 
-    def run(self, tasks, seed, per_game, progress):
+    def run(self, tasks, seed, per_game, progress, traced=None):
         """Each chunk's (record, frame); progress(games) as blocks of games finish."""
         for cell, chunk, first, size in tasks:
-            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game, progress)
+            yield play_chunk(cell, chunk, first, size, seed, self.threads, per_game, progress, traced)
 
     def close(self):
         pass
@@ -87,12 +91,13 @@ class DaskBackend:
         gc.collect()
         raise BackendError(f"cannot start the Dask cluster {address or ''}: {error}")
 
-    def run(self, tasks, seed, per_game, progress):
+    def run(self, tasks, seed, per_game, progress, traced=None):
         """Each chunk's (record, frame) as it arrives; progress(games) then."""
         from dask.distributed import as_completed
 
         from policies import PolicyError
-        futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, pure=False)
+        futures = [self.client.submit(play_chunk, cell, chunk, first, size, seed, 1, per_game, traced=traced,
+                                      pure=False)
                    for cell, chunk, first, size in tasks]
         try:
             for future in as_completed(futures):
@@ -142,19 +147,28 @@ def _first_line(exc):
     return (str(exc).strip().splitlines() or [exc.__class__.__name__])[0]
 
 
-def warm(cells):
-    """Compile what the cells' policies need (at once: fisim.jit.runners.prepare) before chunks fan
-    out to threads or worker processes."""
+def warm(cells, traced=False):
+    """Compile what the cells' policies need (at once: fisim.jit.runners.prepare), and with
+    `traced` what tracing the win chance needs, before chunks fan out to threads or worker
+    processes."""
     from fisim.jit.runners import prepare
-    prepare(list({c.policy.given: c.policy for c in cells}.values()))
+    prepare(list({c.policy.given: c.policy for c in cells}.values()),
+            ("run_games", "trace_games") if traced else "run_games")
+
+
+def tracing(games):
+    """The manifest's trace of a sweep that traces the win chance over the first `games` games of
+    each cell, defaults.TRACE_WORLDS worlds per estimate (fisim.engine.trace_batch)."""
+    return trace_setting(games, defaults.TRACE_WORLDS)
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK_GAMES,
-              warn=None, note=None):
+              warn=None, note=None, trace_games=0):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
-    fisim.tables.load(out) of every cell in the store. Chunks already in the store are not played
-    again, so a store of the same configuration is resumed or extended (more games per cell, more
-    cells); a chunk file of this sweep that fails verification is deleted and played again, with
+    fisim.tables.load(out) of every cell in the store. The win chance over the first `trace_games`
+    games of each cell is traced (`tracing`). Chunks already in the store are not played again,
+    so a store of the same configuration is resumed or extended (more games per cell, more cells);
+    a chunk file of this sweep that fails verification is deleted and played again, with
     `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
     cluster whole chunks) and cells finish. `note(text)` says what a store already holds before
     playing: "resuming: 16,000 of 60,000 games stored", or "nothing to play: the store is
@@ -166,7 +180,7 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
     progress = progress or (lambda games, cells_done: None)
     try:
         with store.lock():
-            store.open(manifest_for(cells, seed, target, per_game, chunk_games))
+            store.open(manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games)))
             records = {c["key"]: {} for c in store.manifest["cells"]}
             rejected = lambda error: replace_rejected(error, records, warn)  # noqa: E731
             for _, row in store.read_chunks(store.manifest, rejected).iterrows():
@@ -222,6 +236,7 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
     An adaptive target plays one chunk of each unfinished cell at a time, so where a cell stops
     depends only on its results."""
     warmed = False
+    traced = store.manifest["trace"]
     while True:
         tasks = []
         for cell in cells:
@@ -229,9 +244,9 @@ def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, 
         if not tasks:
             return
         if not warmed:
-            warm(cells)
+            warm(cells, any(traced_in(first, size, traced["games"]) for _, _, first, size in tasks))
             warmed = True
-        for record, frame in backend.run(tasks, seed, per_game, lambda games: progress(games, 0)):
+        for record, frame in backend.run(tasks, seed, per_game, lambda games: progress(games, 0), traced):
             store.write_chunk(record, frame)
             cell_records = records[record["cell"]]
             before = counted_whole(cell_records, target, chunk_games)[1]

@@ -6,8 +6,9 @@ import pandas as pd
 
 from fisim.errors import ConfigError
 from fisim.position import TILE_CODES
-from fisim.results.chunks import TILE_COUNTS, counted, per_game_wins
-from fisim.results.games import CAUSES
+from fisim.results import feel
+from fisim.results.chunks import CLOSE_MASKS, TILE_COUNTS, counted, per_game_wins
+from fisim.results.games import CAUSES, CLOSE
 from fisim.rules.config import level_order
 from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES, TILE_NAMES
 from fisim.stats import wilson
@@ -19,8 +20,16 @@ def load(path):
     NAME@VERSION, as in per-game rows; `level` ordered
     by the water meter: novice < normal < elite < legendary, a position by its number among them),
     games, wins, win rate and 95% Wilson interval,
-    loss-cause shares, mean turns and treasures, and per adventurer the games whose team included
-    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate)."""
+    loss-cause shares, mean turns and treasures, per adventurer the games whose team included
+    it, their wins and win rate (<role>_games, <role>_wins, <role>_rate), and how the game feels
+    (fisim.results.feel; docs/model.md): game length (mean_turns, sd_turns, p10_turns,
+    median_turns, p90_turns); of the wins, those that came close (close_skull, close_landing,
+    close_temple, close_any, each with its <measure>_share of wins); the losses' mean treasures
+    captured (lost_mean_treasures); and over the traced games (traced, traced_wins) the mean
+    chance of winning before the first turn (start_chance), drama (the mean lowest chance of the
+    games won) and decisiveness (decided_round, the mean round from which the chance stayed on
+    the outcome's side, and decided_share, that round over the game's rounds), each with its 95%
+    interval (<measure>_low, <measure>_high)."""
     return cell_table(*read_store(path))
 
 
@@ -34,13 +43,16 @@ def counted_chunks(chunks, cell_key, target):
 
 def cell_totals(done, tiles=()):
     """A cell's counted chunks (counted_chunks) added up: games, wins, each loss cause
-    (cause_<name>), the histograms of turns and treasures, per role the games and wins, and per
-    tile the counts of each key of `tiles` ("place", "name": TILE_COUNTS's columns). The one sum of
-    a cell's chunks: load, load_tiles and the report read their cells through it."""
+    (cause_<name>), the histograms of turns and treasures, per role the games and wins, the wins
+    by how close they came (won_close_hist), the win-chance traces in game order, and per tile the
+    counts of each key of `tiles` ("place", "name": TILE_COUNTS's columns). The one sum of a
+    cell's chunks: load, load_tiles and the report read their cells through it."""
     totals = {"games": int(done["games"].sum()), "wins": int(done["wins"].sum()),
               **{f"cause_{name}": int(done[f"cause_{name}"].sum()) for name in CAUSES},
               "turns_hist": summed(done["turns_hist"]), "treasures_hist": summed(done["treasures_hist"], 5),
-              "role_games": summed(done["role_games"], N_ROLES), "role_wins": summed(done["role_wins"], N_ROLES)}
+              "role_games": summed(done["role_games"], N_ROLES), "role_wins": summed(done["role_wins"], N_ROLES),
+              "won_close_hist": summed(done["won_close_hist"], CLOSE_MASKS),
+              "traces": [trace for traces in done["traces"] for trace in traces]}
     for by in tiles:
         totals.update({column: summed(done[column], N_TILES) for column in TILE_COUNTS[by].values()})
     return totals
@@ -65,10 +77,11 @@ def cell_table(manifest, chunks):
                    ci_low=low, ci_high=high, complete=complete)
         for name in CAUSES:
             row[f"share_{name}"] = totals[f"cause_{name}"] / games if games else np.nan
-        row["mean_turns"] = mean_of(totals["turns_hist"], games)
+        row.update(feel.length(totals["turns_hist"]))
         row["mean_treasures"] = mean_of(totals["treasures_hist"], games)
         for role, n, w in zip(ROLE_NAMES, totals["role_games"], totals["role_wins"]):
             row.update({f"{role}_games": int(n), f"{role}_wins": int(w), f"{role}_rate": w / n if n else np.nan})
+        row.update(feel_columns(totals, manifest["trace"]["worlds"]))
         rows.append(row)
     return ordered_levels(pd.DataFrame(rows))
 
@@ -79,6 +92,19 @@ def ordered_levels(frame):
     if "level" in frame:
         frame["level"] = frame["level"].astype(pd.CategoricalDtype(level_order(frame["level"]), ordered=True))
     return frame
+
+
+def feel_columns(totals, worlds):
+    """load's columns of how close the games came and of their win chance, from a cell's totals
+    (cell_totals) and the worlds of each traced estimate."""
+    row = {}
+    wins = totals["wins"]
+    close = feel.closeness(totals["won_close_hist"], totals["treasures_hist"], wins, totals["games"])
+    for name in [*CLOSE, "close_any"]:
+        row.update({name: close[name], f"{name}_share": close[name] / wins if wins else np.nan})
+    row["lost_mean_treasures"] = close["lost_mean_treasures"]
+    row.update(feel.chance_summary(feel.traced_games(totals["traces"], worlds)))
+    return row
 
 
 def load_tiles(path, by="place"):

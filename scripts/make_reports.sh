@@ -29,24 +29,12 @@
 # rate a conclusion compares (default 200; 0 leaves the check out), and STRONGER_ARGS for extra
 # options of the check (e.g. "--threads 2").
 #
-# Running time, measured on a 2-core machine shared with other jobs (compile cache warm unless said):
-#   tiny, policy random (TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500; 540 cells, 125,200
-#   games): under a minute, nearly all of it per-chunk and report overhead (33-45 s measured
-#   with the 480 cells before the five newer rule switches).
-#   full size: 2,000,000 + 4,320,000 + 6,200,000 = 12.52 million games per policy; under expert@1
-#   alone on 2 threads: 1,114 + 1,479 + 2,871 s = 91 min in all, on a 2-core machine
-#   that was running benchmarks and a test suite beside it most of that time (alone, expert plays
-#   about 5,000 games a second there on 2 threads: about 42 min); POLICY=planner,expert (the
-#   reports in reports/, 25.04 million games): 1,378 + 1,861 + 2,545 s = 96 min on 2 threads, from
-#   an empty compile cache, a search sweep and a few test runs beside it (the sweep at the lowest
-#   priority after the first report). In general: 12.5 million / (the policy's games per second,
-#   see scripts/bench.py) for each policy POLICY lists, plus about a minute of overhead. Each
-#   report's time is printed as it finishes.
-#   The check, not yet run at full size: at STRONGER_GAMES=200 it plays about 5,200 (balance),
-#   6,100 (layouts) and 5,200 (rules) games of the stronger player and as many of the published
-#   one, each cell's first games; at the speeds of docs/strength.md (search:8/planner 3.2 to 4.5
-#   games a second of processor time, the planner 1,360) that is 30 to 45 minutes on two cores,
-#   against about 77 for the planner's 12.5 million games. Each section states what it cost.
+# Running time: 12.5 million games per policy POLICY lists at full size, so about 12.5 million / (the
+# policy's games per second, scripts/bench.py) plus a minute of overhead; a tiny run (policy random,
+# TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500) is mostly per-chunk and report overhead.
+# docs/benchmarks.md has the measured runs. Each report's time is printed as it finishes. The check
+# adds games of the stronger player, hundreds of times slower a game: each report's section states
+# what its check cost (docs/strength.md estimates the published reports' at STRONGER_GAMES=200).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

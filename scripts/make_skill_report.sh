@@ -24,8 +24,8 @@
 # ISLAND_GAMES, RANKER, SEED (default 2010), STORES, OUT, THREADS (default 2).
 #
 # Running time: reports/skill/README.md gives the wall-clock time of each part, summed over the runs
-# that played into its store (kept in STORE.seconds beside it). Almost all of it is search: about 5 to 10
-# games per second of processor time for search:8, 3 to 7 for search:32 and the clairvoyant.
+# that played into its store (kept in STORE.seconds beside it). Almost all of it is search (its speeds:
+# docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

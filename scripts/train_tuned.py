@@ -24,7 +24,7 @@ was made by
 
     python scripts/train_tuned.py --seed 1 --games 1000 --passes 6 --out policies/tuned.json
 
-in about a quarter of an hour on a 2-core AMD EPYC (2 threads; the file records its running time).
+on 2 threads (the file records its running time; docs/benchmarks.md quotes it).
 Each pass records the incumbent's win rate on its new deals before and after the pass's changes
 (won_before is an honest measure of the previous pass's values; won_after is biased up, as the
 changes were chosen on those deals).

@@ -41,9 +41,9 @@ def _policy_units():
 
 
 # the units of compiling the tests need, the largest first: the engine's entry points (one unit:
-# record_game, play_out and run_phase reuse, in the same process, the game loop and the phases
-# run_games compiled), each built-in policy's (_policy_units) and the policy files' ("README": the
-# README's example policy)
+# record_game, play_out, run_phase and trace_games reuse, in the same process, the game loop and
+# the phases run_games compiled), each built-in policy's (_policy_units) and the policy files'
+# ("README": the README's example policy)
 COMPILED = ("engine", *sorted(_policy_units(), key=lambda unit: -len(unit) if isinstance(unit, tuple) else 0),
             str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
@@ -84,7 +84,7 @@ def compile_unit(unit, directory):
     """Compile (or load from the cache) one unit of COMPILED: the engine's entry points, or
     policies' entries (a tuple: one after the other, in one process)."""
     if unit == "engine":
-        for entry in ("run_games", "record_game", "play_out", "run_phase"):
+        for entry in ("run_games", "record_game", "play_out", "run_phase", "trace_games"):
             runners.compile_engine_entry(entry)
     else:
         for name in unit if isinstance(unit, tuple) else (unit,):

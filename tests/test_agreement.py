@@ -235,7 +235,7 @@ def test_the_bootstrap_does_not_grow_with_the_games_of_a_large_store(tmp_path, m
     chunk files read are reported as they are (the command's progress bar)."""
     from fisim import grid
     from fisim.results.chunks import chunk_record, chunks_to_play
-    from fisim.rules.state import LOST, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
+    from fisim.rules.state import LOST, R_CAPTURED, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
     from fisim.store import Store, manifest_for
     games = 300_000
     cells = grid.expand(["standard"], ["novice"], [2], "all", ["random", "passive"], [()])[:12]
@@ -248,6 +248,7 @@ def test_the_bootstrap_does_not_grow_with_the_games_of_a_large_store(tmp_path, m
             rows = np.zeros((size, R_SIZE), np.int32)
             rows[:, R_STATUS] = np.where(rng.random(size) < 0.2 + 0.01 * i, WON, LOST)
             rows[:, R_TURNS], rows[:, R_ROLE:R_ROLE + 4] = 5, -1
+            rows[:, R_CAPTURED] = np.where(rows[:, R_STATUS] == WON, 4, 0)     # a win holds every treasure (R-WIN)
             rows[:, R_ROLE:R_ROLE + 2] = [ROLE_NAMES.index(r) for r in cell.team]
             store.write_chunk(chunk_record(cell.key, k, first, rows))
             files += 1

@@ -92,8 +92,8 @@ def test_a_second_writer_is_refused_in_one_line(good, capsys):
         with pytest.raises(StoreError, match=rf"being written by another fisim sweep \(pid {os.getpid()} on host"):
             run_sweep(CELLS, good, 1, TARGET, chunk_games=1000)
         refused(cli(capsys, "sweep", "--levels", "normal,elite", "--players", "2", "--policies", "random",
-                    "--games", "3000", "--chunk-games", "1000", "--seed", "1", "--out", good, "--no-report"),
-                "being written by another fisim sweep")
+                    "--games", "3000", "--chunk-games", "1000", "--seed", "1", "--trace-games", "0", "--out", good,
+                    "--no-report"), "being written by another fisim sweep")
 
 
 def test_a_lock_left_by_a_killed_sweep_is_taken_over(good):

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.compiles      # needs the compiled engine: games at its
 
 TEAMS = "diver+pilot,engineer+explorer,messenger+navigator,diver+pilot+messenger,navigator+pilot+explorer"
 ALL_SECTIONS = ["islands", "layouts", "win-by-level", "heat-map", "team-ranking", "team-levels", "loss-causes",
-                "survival", "rules", "policies", "named-tiles", "tiles-standard", "tiles-skull-island"]
+                "survival", "feel", "rules", "policies", "named-tiles", "tiles-standard", "tiles-skull-island"]
 HUMAN = "computer team's"
 RANKING = "Teams ranked within each player count (levels pooled; rate and 95% CI per level on the right)"
 
@@ -38,7 +38,7 @@ def swept(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "sweep"
     cells = grid.expand(["standard", "skull-island"], ["novice", "elite"], [2, 3], grid.parse_teams(TEAMS),
                         ["random", "passive"], [(), ("heli-all",)])
-    run_sweep(cells, out, seed=3, target={"games": 1500}, chunk_games=1000)     # two chunks, one short
+    run_sweep(cells, out, seed=3, target={"games": 1500}, chunk_games=1000, trace_games=3)  # two chunks, one short
     written = write_report(out, out / "report", ("html", "md", "png", "svg"))
     return out, written
 
@@ -69,7 +69,7 @@ def test_the_report_has_every_section_and_figure(swept):
     assert html.count("<img ") == len(ALL_SECTIONS) and html.count('src="data:image/png;base64,') == len(ALL_SECTIONS)
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), "the page must not load anything from the network"
     for title in ("The islands", "Win rate by level", "Level × players", "Teams ranked", "How games end",
-                  "How long games last",
+                  "How long games last", "How the game feels",
                   "Islands compared with the standard island", "Rule readings compared with the official rules",
                   "Policies compared"):
         assert f"## {title}" in md and f"<h2>{title}</h2>" in html
@@ -122,7 +122,7 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
     for absent in ("Level × players", "Teams ranked", "Islands compared", "Rule readings", "Policies compared"):
         assert absent not in md
     assert sorted(p.name for p in (out / "report" / "figures").iterdir()) == \
-        ["adventurers.png", "loss-causes.png", "named-tiles.png", "survival.png", "tiles-standard.png"]
+        ["adventurers.png", "feel.png", "loss-causes.png", "named-tiles.png", "survival.png", "tiles-standard.png"]
     r = run("report", str(out), "--out", str(tmp_path / "svg"), "--format", "html,svg", "--title", "Tiny")
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "svg" / "report.html").read_text()
@@ -196,7 +196,8 @@ def test_the_numbers_in_the_report_are_those_of_the_store(swept):
     lengths = tables["Game length and treasures captured"]
     for row in lengths:
         mine = main[(main["players"] == int(row["Players"])) & (main["level"] == row["Level"])]
-        assert row["Mean turns"] == f"{(mine['mean_turns'] * mine['games']).sum() / mine['games'].sum():.2f}"
+        mean = (mine['mean_turns'] * mine['games']).sum() / mine['games'].sum()
+        assert row["Mean turns (sd)"].startswith(f"{mean:.2f} (")
     ranking = tables[RANKING]
     assert len(ranking) == 5
     for row in ranking:

@@ -39,6 +39,7 @@ FIGURE_TITLES = {
     *(f"Which tiles decide the game: {island} (share per tile, 95% intervals in the tables)"
       for island in ("standard", "skull-island")),
     "Which named tiles decide the game: standard (share per tile, 95% intervals)",
+    "The computer team's chance of winning over the game (traced games)",
 }
 
 
@@ -104,7 +105,7 @@ def test_figure_titles_stay_on_one_line_and_survival_panels_share_one_turn_scale
                                            ["random"], [(), ("heli-all",)]), 1000, 1000)
     report = sections.build(data.read(tmp_path / "s"))
     drawn = [s for s in report.sections if s.figure is not None]
-    assert {s.id for s in drawn} >= {"islands", "adventurers", "survival", "loss-causes", "heat-map"}
+    assert {s.id for s in drawn} >= {"islands", "adventurers", "survival", "loss-causes", "heat-map", "feel"}
     for s in drawn:
         assert s.figure._suptitle.get_text().splitlines()[0] in FIGURE_TITLES, s.id
     panels = next(s for s in report.sections if s.id == "survival").figure.axes
@@ -150,7 +151,8 @@ def test_the_reports_tables_as_data_hold_numbers_in_the_columns_the_docs_name(is
     names = [t["name"] for t in tables]
     assert sorted(names) == sorted(p.stem for p in (report / "tables").glob("*.csv"))
     assert {"win-rate-by-players-and-level", "outcome-shares", "island-win-rate", "layouts-compared",
-            "rules-compared", "named-tiles-standard", "places-skull-island"} <= set(names)
+            "rules-compared", "named-tiles-standard", "places-skull-island", "close-calls", "win-chance",
+            "win-chance-arc"} <= set(names)
     for t in tables:
         frame = pd.read_csv(report / "tables" / f"{t['name']}.csv")
         pattern = re.sub(r"-(standard|skull-island|bone-island|atoll-of-decisions-arena)$", "-<island>", t["name"])
@@ -255,7 +257,8 @@ def test_the_body_leads_with_what_the_sweep_varied_and_glance_names_the_policy(r
                             "Policies compared", "Win rate by level"]
     main = [line for line in glance_of(rules_and_sets) if not line.split(" (paired")[0].endswith(
         ("official", "official values", "the game as each plays it"))]
-    assert len(main) == 4          # easiest and hardest, level steps, the easiest count, how the hardest is lost
+    assert len(main) == 5          # how the game feels, easiest and hardest, level steps, the easiest count, how
+                                   # the hardest is lost
     assert all(f"played by {RANDOM}, under the official rules" in line for line in main), main
 
 

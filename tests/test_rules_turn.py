@@ -562,6 +562,51 @@ def test_first_swimmer_drowning_ends_the_game():
     assert run.story == ["sink TM", "drown engineer", "lose drowned: drowned"]
 
 
+# === How close a game came (docs/model.md "Game record": the result's R_CLOSE) ===================
+
+
+def test_a_win_one_step_from_the_skull_on_a_flooded_landing_is_close():
+    """R-WIN at water 9, one Waters Rise! below the skull (R-METER, R-DRAW-WR), with Fools' Landing
+    flooded, one flood card from landing-sunk (R-FLOOD-1, R-LOSE): both are recorded; a win at
+    water 8 on a dry Fools' Landing records neither."""
+    run = play(position(island("fl") + "diver@FL: heli\nmessenger@FL:\nwater 9\n" + ALL_CAPTURED), PHASE_ACTIONS)
+    assert run.over == "won" and run.close() == {"skull", "landing"}
+    run = play(position(ISLAND + "diver@FL: heli\nmessenger@FL:\nwater 8\n" + ALL_CAPTURED), PHASE_ACTIONS)
+    assert run.over == "won" and run.close() == set()
+
+
+def test_a_loss_at_the_skull_is_not_one_step_from_it():
+    """R-DRAW-WR, R-LOSE skull: the meter reaches the skull; it ended at the skull, not one below."""
+    run = play(position(ISLAND + "diver@IG:\nwater 9\ntreasure draw: earth wr\n"), PHASE_DRAW)
+    assert run.over == "lost" and run.level == 10 and "skull" not in run.close()
+
+
+def test_a_treasure_is_one_flood_card_from_lost_when_its_last_temple_floods():
+    """R-FLOOD-1, R-LOSE treasure-lost: the Temple of the Moon has sunk and the Temple of the Sun
+    floods: the Earth Stone, not captured, is one flood card from lost, and the game records it.
+    Not for a captured treasure, nor while the other temple stands."""
+    run = play(position(island("~TM") + "diver@IG:\nflood draw: CF WT TS\n"), PHASE_FLOOD)
+    assert run.story == ["flood TS", "flood WT"] and run.close() == {"temple"}
+    run = play(position(island("~TM") + "diver@IG:\nflood draw: CF WT TS\ncaptured: earth\n"), PHASE_FLOOD)
+    assert run.story == ["flood TS", "flood WT"] and run.close() == set()
+    run = play(position(island("tm") + "diver@IG:\nflood draw: CF WT TS\n"), PHASE_FLOOD)
+    assert run.story == ["flood TS", "flood WT"] and run.close() == set()
+
+
+def test_a_treasure_is_one_flood_card_from_lost_when_its_other_temple_sinks():
+    """R-FLOOD-1: the Temple of the Moon sinks while the Temple of the Sun is flooded: the same
+    (the game goes on: one temple stands, R-LOSE)."""
+    run = play(position(island("tm ts") + "diver@IG:\nflood draw: CF WT TM\n"), PHASE_FLOOD)
+    assert run.story == ["sink TM", "flood WT"] and run.over is None and run.close() == {"temple"}
+
+
+def test_only_what_happens_in_play_is_recorded_as_close():
+    """A position that starts with the Earth Stone one card from lost records nothing until a flood
+    card makes it so: what the result counts began during the game (docs/model.md)."""
+    run = play(position(island("~TM ts") + "diver@IG:\nflood draw: MM CF WT\n"), PHASE_FLOOD)
+    assert run.story == ["flood WT", "flood CF"] and run.close() == set()
+
+
 # === R-VAR-SOLO =================================================================================
 
 

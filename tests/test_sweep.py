@@ -111,14 +111,16 @@ def test_resume_after_a_kill_gives_the_same_store_as_an_uninterrupted_run(tmp_pa
 
 @pytest.mark.slow
 def test_one_thread_two_threads_and_a_dask_cluster_give_identical_stores(tmp_path):
+    """The same chunks, their win-chance traces included (the first 8 games of each cell)."""
     cells = small_cells()
     target = {"games": 12_000}
-    one = run_sweep(cells, tmp_path / "one", 3, target, backend=LocalBackend(1), chunk_games=5000)
-    two = run_sweep(cells, tmp_path / "two", 3, target, backend=LocalBackend(2), chunk_games=5000)
-    dask = run_sweep(cells, tmp_path / "dask", 3, target, backend=DaskBackend(workers=2), chunk_games=5000)
+    one = run_sweep(cells, tmp_path / "one", 3, target, backend=LocalBackend(1), chunk_games=5000, trace_games=8)
+    two = run_sweep(cells, tmp_path / "two", 3, target, backend=LocalBackend(2), chunk_games=5000, trace_games=8)
+    dask = run_sweep(cells, tmp_path / "dask", 3, target, backend=DaskBackend(workers=2), chunk_games=5000,
+                     trace_games=8)
     assert chunk_contents(tmp_path / "one") == chunk_contents(tmp_path / "two") == chunk_contents(tmp_path / "dask")
     assert one.equals(two) and one.equals(dask)
-    assert list(one["games"]) == [12_000] * 4
+    assert list(one["games"]) == [12_000] * 4 and list(one["traced"]) == [8] * 4
 
 
 def test_adaptive_ci_stops_at_the_first_step_that_reaches_the_target(tmp_path):

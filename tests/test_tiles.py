@@ -225,12 +225,13 @@ def test_a_chunk_whose_named_and_placed_counts_disagree_is_refused_and_by_is_che
     place as by name; fisim.load_tiles knows only those two keys."""
     import pyarrow.parquet as pq
 
-    from fisim.store import _inconsistency
+    from fisim.store import Store, _inconsistency
     out, _ = swept
     record = pq.read_table(sorted((out / "chunks").glob("*.parquet"))[0]).to_pylist()[0]
-    assert _inconsistency(record) is None
+    trace = Store(out).read_manifest()["trace"]
+    assert _inconsistency(record, trace) is None
     for column in ("named_sunk", "named_caused", "named_first"):
         changed = {**record, column: [n + (t == 3) for t, n in enumerate(record[column])]}
-        assert _inconsistency(changed) == "is inconsistent (its per-tile counts do not fit its games)"
+        assert _inconsistency(changed, trace) == "is inconsistent (its per-tile counts do not fit its games)"
     with pytest.raises(ValueError, match="by must be one of 'place', 'name', not 'cell'"):
         fisim.load_tiles(out, by="cell")

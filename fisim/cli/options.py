@@ -119,12 +119,13 @@ def progress_bar(show, **options):
 
 
 def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
-              dask_local=None, quiet=False):
-    """fisim.sweeping.run_sweep of `cells` into store `out`, with a progress bar on stderr (when it is a
-    terminal and not `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games
-    they hold; the store's table of cells."""
+              dask_local=None, quiet=False, trace_games=0):
+    """fisim.sweeping.run_sweep of `cells` into store `out` (the win chance traced over the first
+    `trace_games` games of each), with a progress bar on stderr (when it is a terminal and not
+    `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games they hold; the
+    store's table of cells."""
     from fisim.store import Store, manifest_for
-    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, warm
+    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, tracing, warm
 
     def kept(exc):
         if isinstance(exc, Interrupted):
@@ -133,9 +134,10 @@ def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES,
 
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
-    Store(out).extended_by(manifest_for(cells, seed, target, per_game, chunk_games))   # refused before compiling
+    manifest = manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games))
+    Store(out).extended_by(manifest)     # refused before compiling
     with on_interrupt(kept):
-        warm(cells)     # a first run compiles here: the bar and its ETA count games only
+        warm(cells, trace_games > 0)     # a first run compiles here: the bar and its ETA count games only
         with progress_bar(show, total=total, unit="game", unit_scale=True, desc=f"0/{len(cells)} cells") as bar:
             done = [0]
 
@@ -154,4 +156,5 @@ def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES,
             backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
-                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr))
+                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr),
+                             trace_games=trace_games)

@@ -7,7 +7,7 @@ from fisim import defaults
 from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, quiet_option, run_cells
 from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.errors import ConfigError
-from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
+from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED, MAX_TRACE_GAMES
 
 
 @click.command()
@@ -45,13 +45,19 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED
 @click.option("--chunk-games", default=CHUNK_GAMES, show_default=True, type=click.IntRange(min=1, max=MAX_CHUNK_GAMES),
               help="The largest chunk: a cell's chunks hold 1,000, 1,000, 2,000, 4,000 ... games up to this "
                    "many; the unit of storage, resumption and --ci steps.")
+@click.option("--trace-games", default=defaults.TRACE_GAMES, show_default=True,
+              type=click.IntRange(min=0, max=MAX_TRACE_GAMES), metavar="N",
+              help=f"Trace the team's chance of winning over the first N games of each cell: at the start of "
+                   f"each round, {defaults.TRACE_WORLDS} sampled worlds played on by the cell's policy (public "
+                   f"information only), for the report's drama and decisiveness; costs about "
+                   f"{defaults.TRACE_WORLDS} x rounds x half a game per game traced. 0: none.")
 @quiet_option("progress bar")
 @click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
               help="What the report at the end writes, as `fisim report --format` takes it: html, md, png, svg, "
                    "csv (one file per table), json (every table in one file).")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
-          out, threads, scheduler, dask_local, per_game, chunk_games, quiet, formats, no_report):
+          out, threads, scheduler, dask_local, per_game, chunk_games, trace_games, quiet, formats, no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
@@ -68,7 +74,8 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         check_threads(threads)
     check_threads(dask_local, "--dask-local", "worker processes at once (one a core)")
     from fisim.sweeping import format_table
-    frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet)
+    frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet,
+                      trace_games)
     click.echo(format_table(frame))
     click.echo(f"results: {out}")
     if not no_report:

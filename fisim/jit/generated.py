@@ -5,7 +5,8 @@ files that function calls into; so only these generated modules are cached, and 
 carries a hash of every source it compiles and of the Numba version (`source_key`): a change
 anywhere compiles afresh (DESIGN: "key the cache on the package version").
 - the engine (`engine_<key>.py`), one for every policy: the entry points of fisim.jit.entries,
-  which play games calling the policy whose compiled entry they are handed (fisim.jit.policy_call);
+  which play games (and trace the win chance over them) calling the policy whose compiled entry
+  they are handed (fisim.jit.policy_call);
 - per policy (`policy_<name>_<key>.py`), its decide behind the entry the engine calls, handed pub
   (or, as `seer_<name>_<key>.py`, for a built-in clairvoyant reference only, the game array through
   the hidden piles: policies.sees_decks): a new or edited policy compiles only its own code.
@@ -27,6 +28,11 @@ from fisim.jit import entries
 @njit(cache=True, nogil=True)
 def run_games(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out):
     entries.run_block(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, lo, hi, out)
+
+
+@njit(cache=True, nogil=True)
+def trace_games(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, worlds, lo, hi, out, rows):
+    entries.trace_block(geometry, cfg, policy_arg, policy, master_seed, first_game, repeat, worlds, lo, hi, out, rows)
 
 
 @njit(cache=True)

@@ -123,20 +123,20 @@ def first_use(run, entry, policy):
         marker.touch()
 
 
-def prepare(policy_list, entry="run_games"):
-    """Compile into the cache what playing `entry` with these policies needs and it lacks: the
-    first unit (the engine's entry, if missing) on a thread of this process, each other one in a
-    child process at the same time, while the calling thread waits: Ctrl-C there stops the compile
-    at once (the children are killed, what they finished is cached) with a KeyboardInterrupt.
-    Logged as INFO messages with `compiling` set (True at the start, False at the end), which the
-    command line shows as one line that ticks."""
+def prepare(policy_list, entries="run_games"):
+    """Compile into the cache what playing the engine's entry point `entries` (a name, or several)
+    with these policies needs and it lacks: the first unit (an engine's entry, if missing) on a
+    thread of this process, each other one in a child process at the same time, while the calling
+    thread waits: Ctrl-C there stops the compile at once (the children are killed, what they
+    finished is cached) with a KeyboardInterrupt. Logged as INFO messages with `compiling` set
+    (True at the start, False at the end), which the command line shows as one line that ticks."""
     with _preparing:
         runs = list({id(run): run for run in map(runner, policy_list)}.values())
-        units = _missing(runs, entry)
+        units = _missing(runs, (entries,) if isinstance(entries, str) else entries)
         if not units or config.DISABLE_JIT:
             return
         names = sorted({step.policy.code_name for unit in units for step in unit if isinstance(step, Runner)})
-        what = " and ".join((["the engine"] if (entry,) in units else [])
+        what = " and ".join((["the engine"] if any(isinstance(unit[0], str) for unit in units) else [])
                             + ([f"polic{'ies' if len(names) > 1 else 'y'} {', '.join(names)}"] if names else []))
         log.info("compiling %s (first run only)", what, extra={"compiling": True})
         start = time.monotonic()
@@ -166,10 +166,10 @@ def prepare(policy_list, entry="run_games"):
         log.info("compiled %s in %.0f s", what, time.monotonic() - start, extra={"compiling": False})
 
 
-def _missing(runs, entry):
-    """The units not in the cache, each a tuple of steps compiled in order: the engine's entry
-    point (its name), or a policy's group (the runners of the policies it plays, then its own)."""
-    units = [(entry,)] if not runs[0].marker(entry).exists() else []
+def _missing(runs, entries):
+    """The units not in the cache, each a tuple of steps compiled in order: one of the engine's
+    entry points (its name), or a policy's group (the runners of the policies it plays, then its own)."""
+    units = [(entry,) for entry in entries if not runs[0].marker(entry).exists()]
     groups = [tuple(runner(p) for p in run.policy.plays) + (run,) for run in runs]
     groups = [g for g in groups if not all(r.marker().exists() for r in g)]
     # a group within another (expert, and search, which plays expert) is compiled with it
@@ -221,6 +221,10 @@ def compile_engine_entry(entry):
         geometry, cfg, arg, seed, first_game, repeat = bulk_arguments(layout, settings, run.policy, 0, 0, 0)
         run.engine.run_games(geometry, cfg, arg, np.int64(0), seed, first_game, repeat, np.int64(0), np.int64(0),
                              np.zeros((0, R_SIZE), np.int32))
+    elif entry == "trace_games":     # no games
+        geometry, cfg, arg, seed, first_game, repeat = bulk_arguments(layout, settings, run.policy, 0, 0, 0)
+        run.engine.trace_games(geometry, cfg, arg, np.int64(0), seed, first_game, repeat, np.int64(0), np.int64(0),
+                               np.int64(0), np.zeros((0, 2), np.int32), np.zeros((0, R_SIZE), np.int32))
     elif entry == "record_game":
         run.record_game(g, rng, np.uint64(0), np.int64(0), np.int64(0), np.zeros(R_SIZE, np.int32))
     elif entry == "play_out":

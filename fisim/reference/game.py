@@ -58,6 +58,7 @@ class Game:
         self.turn = 0                      # turns begun
         self.first_sunk = -1               # the cell that sank first (-1: none, or before a Position)
         self.last_sunk = -1                # the cell that sank last
+        self.temple_close = False          # a treasure's last temple standing was flooded (turn.note_temple_close)
         self.active = 0
         self.first = None
         self.actions_left = 0

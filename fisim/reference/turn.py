@@ -8,6 +8,9 @@ from fisim.reference import legal
 from fisim.reference.effects import apply_option
 from fisim.reference.legal import Decision
 from fisim.rules.constants import (
+    CLOSE_LANDING,
+    CLOSE_SKULL,
+    CLOSE_TEMPLE,
     DROWNED,
     FOOLS_LANDING,
     HELI,
@@ -209,6 +212,7 @@ def flood_phase(game):
             game.board.status[cell] = FLOODED
             game.flood_discard.append(tile)
             game.log(EV_FLOOD, cell)
+            note_temple_close(game, tile)
         else:
             game.board.status[cell] = SUNK              # the card leaves the game (or stays: switch)
             if game.sunk_card_stays:
@@ -219,6 +223,18 @@ def flood_phase(game):
             game.flood_draw = game.shuffled(sorted(game.flood_discard), FLOOD)
             game.flood_discard = []
             game.log(EV_FLOOD_RESHUFFLE, len(game.flood_draw))
+
+
+def note_temple_close(game, tile):
+    """After `tile` floods or sinks: if it is a temple of a treasure not captured, and of the
+    treasure's two temples one has sunk and the other is flooded, the treasure is one flood card
+    from treasure-lost (R-FLOOD-1, R-LOSE); the game's result says it happened."""
+    treasure = tile // 2
+    if treasure < N_TREASURES and treasure not in game.captured:
+        board = game.board
+        temples = {board.status[board.cell_of_tile[t]] for t in (2 * treasure, 2 * treasure + 1)}
+        if temples == {FLOODED, SUNK}:
+            game.temple_close = True
 
 
 def treasure_lost(game):
@@ -244,6 +260,7 @@ def sink(game, cell):
         if any(p.cell == cell and cannot_escape(game, p.seat, cell) for p in game.players):
             conditions |= DROWNED                       # R-LOSE-CAUSE: every condition that holds
         lose(game, conditions)
+    note_temple_close(game, game.board.tile_at[cell])
     for seat in seats_from(game, game.active):
         if game.players[seat].cell != cell:             # already lifted away
             continue
@@ -312,6 +329,9 @@ def end_game(game, won, conditions):
         "last_sunk_tile": game.board.tile_at[game.last_sunk] if game.last_sunk >= 0 else -1,
         "first": game.first,
         "team": tuple(ROLE_NAMES[p.role] for p in game.players),
+        "close": ((CLOSE_SKULL if game.level == game.config.skull - 1 else 0)
+                  | (CLOSE_LANDING if game.board.status[game.board.cell_of_tile[FOOLS_LANDING]] == FLOODED else 0)
+                  | (CLOSE_TEMPLE if game.temple_close else 0)),
     }
     game.decision = None
     raise GameOver()

@@ -20,8 +20,9 @@ import pandas as pd
 
 from fisim.comparison import paired_difference, pairing
 from fisim.errors import StoreError
-from fisim.results.chunks import TILE_COUNTS, per_game_wins
-from fisim.results.games import CAUSES
+from fisim.results import feel
+from fisim.results.chunks import CLOSE_MASKS, TILE_COUNTS, per_game_wins
+from fisim.results.games import CAUSES, CLOSE
 from fisim.rules.config import level_position
 from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
@@ -114,7 +115,9 @@ def pool(cells, by):
                    share_won=wins / games, count_won=wins, turns_hist=turns,
                    mean_turns=mean_of(turns, games), mean_treasures=mean_of(treasures, games),
                    role_games=summed(group["role_games"], N_ROLES),
-                   role_wins=summed(group["role_wins"], N_ROLES))
+                   role_wins=summed(group["role_wins"], N_ROLES), treasures_hist=treasures,
+                   won_close_hist=summed(group["won_close_hist"], CLOSE_MASKS),
+                   traces=[t for traces in group["traces"] for t in traces])
         for name in CAUSES:
             row[f"count_{name}"] = int(group[f"cause_{name}"].sum())
             row[f"share_{name}"] = row[f"count_{name}"] / games
@@ -160,6 +163,31 @@ def level_steps(sweep):
                          "difference": diff, "ci_low": ci_low, "ci_high": ci_high,
                          "significant": bool(ci_low > 0 or ci_high < 0)})
     return pd.DataFrame(rows)
+
+
+def game_feel(sweep):
+    """How the main slice's games feel, per player count and level (teams pooled): (table, arcs).
+    `table` has by_level's columns with the games' length (fisim.results.feel.length), the wins
+    that came close and the losses by treasures captured (feel.closeness) and, over the traced
+    games feel.chance_summary's columns; `arcs` the typical arc (feel.arc) per player count and level
+    (empty when no game was traced)."""
+    table = by_level(sweep)
+    worlds = sweep.manifest["trace"]["worlds"]
+    rows, arcs = [], []
+    for _, r in table.iterrows():
+        row = {**feel.length(r["turns_hist"]),
+               **feel.closeness(r["won_close_hist"], r["treasures_hist"], r["wins"], r["games"])}
+        traced = feel.traced_games(r["traces"], worlds)
+        row.update(feel.chance_summary(traced))
+        rows.append(row)
+        if len(traced):
+            arcs.append(feel.arc(traced).assign(players=r["players"], level=r["level"]))
+    arcs = pd.concat(arcs, ignore_index=True) if arcs else pd.DataFrame(columns=["players", "level", *feel.ARC_COLUMNS])
+    measures = pd.DataFrame(rows, index=table.index)
+    return pd.concat([table.drop(columns=measures.columns.intersection(table.columns)), measures], axis=1), arcs
+
+
+CLOSE_KINDS = [*CLOSE, "close_any"]     # the close calls game_feel counts of the wins
 
 
 def survival(turns_hist):

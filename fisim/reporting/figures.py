@@ -9,6 +9,7 @@ import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
@@ -21,6 +22,7 @@ PLAYER_COLOURS = {1: "#666666", 2: "#1b9e77", 3: "#d95f02", 4: "#7570b3"}
 OUTCOME_COLOURS = {"won": "#2ca02c", "landing_sunk": "#8c564b", "treasure_lost": "#9467bd",
                    "drowned": "#1f77b4", "skull": "#7f7f7f"}
 STRONG, WEAK, PLAIN = "#1a9850", "#d73027", "#5a5a5a"
+OUTCOME_STYLES = {"won": "-", "lost": "--"}      # the win chance's arcs, by the games' outcome
 STYLE = {"font.size": 9, "axes.titlesize": 9.5, "axes.spines.top": False, "axes.spines.right": False,
          "svg.hashsalt": "fisim", "svg.fonttype": "path", "figure.dpi": 100}
 
@@ -241,6 +243,35 @@ def survival_curves(frame, levels, subtitle, survival):
         ax.set_title(_players(frame, p), loc="left")
     axes[0].set_ylabel("games still going (%)")
     axes[-1].legend(frameon=False, title="level")
+    return fig
+
+
+@_drawn
+def win_chance_arcs(arcs, levels, subtitle):
+    """The typical arc of the team's chance of winning, one panel per player count: per level, the
+    mean chance against the share of the game played, over the traced games won (solid) and lost
+    (dashed)."""
+    players = sorted(arcs["players"].unique())
+    fig = _figure(2.2 + 2.6 * len(players), 3.8, "The computer team's chance of winning over the game "
+                  "(traced games)", subtitle)
+    axes = fig.subplots(1, len(players), squeeze=False, sharey=True)[0]
+    shown = [level for level in levels if level in set(arcs["level"])]
+    for ax, p in zip(axes, players):
+        for i, level in enumerate(shown):
+            for outcome, style in OUTCOME_STYLES.items():
+                rows = arcs[(arcs["players"] == p) & (arcs["level"] == level) & (arcs["outcome"] == outcome)]
+                ax.plot(100 * rows["played"], 100 * rows["chance"], style, color=_colour(LEVEL_COLOURS, level, i),
+                        lw=1.5)
+        ax.set_ylim(0, 101)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("share of the game played (%)")
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{p} player{'s' if p > 1 else ''}", loc="left")
+    axes[0].set_ylabel("chance of winning (%)")
+    handles = ([Line2D([], [], color=_colour(LEVEL_COLOURS, level, i), lw=1.5) for i, level in enumerate(shown)]
+               + [Line2D([], [], color=PLAIN, ls=style, lw=1.5) for style in OUTCOME_STYLES.values()])
+    fig.legend(handles, [*shown, *(f"games {outcome}" for outcome in OUTCOME_STYLES)], loc="outside right center",
+               frameon=False)
     return fig
 
 

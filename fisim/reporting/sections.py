@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from fisim.formatting import (
+    DASH,
     NONE,
     correlation,
     count,
@@ -21,6 +22,7 @@ from fisim.formatting import (
 )
 from fisim.reporting import data, figures
 from fisim.reporting.document import Column, Report, Section, Spread, Table, slug
+from fisim.results import feel
 from fisim.results.games import CAUSES
 from fisim.rules.config import SWITCHES, level_position
 from fisim.rules.constants import ROLE_NAMES
@@ -156,7 +158,8 @@ def build(sweep, title=None):
     islands = data.by_layout(sweep) if len(sweep.values("layout")) > 1 else None
     sections = [_islands(sweep, islands) if islands is not None else None, _win_by_level(main), _heat_map(main),
                 _team_ranking(sweep, main, ranked), _team_levels(sweep, main, ranked), _adventurers(sweep, main),
-                _loss_causes(main), _survival(main), *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
+                _loss_causes(main), _survival(main), _game_feel(sweep, main),
+                *(_comparison(sweep, *spec, main.levels) for spec in COMPARISONS),
                 _parameter_effects(sweep, main.levels), _named_tiles(sweep), *_tiles(sweep)]
     sections = sorted((s for s in sections if s is not None),
                       key=lambda s: LEADING.index(s.id) if s.id in LEADING else len(LEADING))
@@ -273,22 +276,103 @@ def _loss_causes(main):
 
 
 def _survival(main):
-    records = []
-    for _, r in main.table.iterrows():
-        s = data.survival(r["turns_hist"])
-        records.append({"players": r["players"], "level": r["level"], "games": r["games"],
-                        "mean_turns": r["mean_turns"], "median_turns": int(np.argmax(s <= 0.5)),
-                        "p90_turns": int(np.argmax(s <= 0.1)), "mean_treasures": r["mean_treasures"]})
+    records = [{"players": r["players"], "level": r["level"], "games": r["games"], **feel.length(r["turns_hist"]),
+                "mean_treasures": r["mean_treasures"]} for _, r in main.table.iterrows()]
     return Section(
         "survival", "How long games last",
         "The share of games still going after each player turn (wins and losses both end a game), one curve "
         "per level.",
         main.who, figures.survival_curves(main.table, main.levels, main.subtitle, data.survival),
         [Table("game-length", "Game length and treasures captured", pd.DataFrame(records),
-               [PLAYERS, LEVEL, Column("Mean turns", lambda r: f"{r['mean_turns']:.2f}"),
+               [PLAYERS, LEVEL, Column("Mean turns (sd)", lambda r: f"{r['mean_turns']:.2f} ({r['sd_turns']:.2f})"),
+                Column("10% of games over by turn", lambda r: str(r["p10_turns"])),
                 Column("Median turns", lambda r: str(r["median_turns"])),
                 Column("90% of games over by turn", lambda r: str(r["p90_turns"])),
                 Column("Mean treasures captured", lambda r: f"{r['mean_treasures']:.3f}"), GAMES])])
+
+
+# the close calls counted of the wins (fisim.results.feel.closeness), as the report names them
+CLOSE_TEXT = {"close_skull": "one step from the skull", "close_landing": "on a flooded Fools' Landing",
+              "close_temple": "after a treasure was one flood card from lost", "close_any": "any of these"}
+# the means over the traced games (feel.chance_summary) as the report names them, and how each reads
+CHANCES = (("start_chance", "Chance before the first turn", "%"), ("drama", "Lowest chance of the games won", "%"),
+           ("decided_round", "Decided from round", ""), ("decided_share", "Decided from (share of the game)", "%"))
+
+
+def _game_feel(sweep, main):
+    """How close the games came and the team's chance of winning over the traced games
+    (fisim.results.feel; docs/model.md defines each)."""
+    table, arcs = data.game_feel(sweep)
+    worlds, per = sweep.manifest["trace"]["worlds"], sweep.manifest["trace"]["games"]
+    where = ["players", "level"]
+    close = pd.DataFrame([{**r[where], "outcome": "won", "measure": name, **rate_record(r[name], r["wins"])}
+                          for _, r in table.iterrows() for name in data.CLOSE_KINDS]
+                         + [{**r[where], "outcome": "lost", "measure": f"treasures_{k}", **rate_record(n, r["lost"])}
+                            for _, r in table.iterrows() for k, n in enumerate(r["lost_treasures"])])
+    tables = [Table("", "How close the games came, per player count and level", table, [
+                  PLAYERS, LEVEL,
+                  *[Column(f"Won {text} (of wins)", lambda r, name=name: rate_of(r[name], r["wins"]))
+                    for name, text in CLOSE_TEXT.items()],
+                  Column("Lost: mean treasures captured",
+                         lambda r: f"{r['lost_mean_treasures']:.2f}" if r["lost"] else NONE),
+                  Column("Lost with 3 or 4 treasures (of losses)",
+                         lambda r: rate_of(sum(r["lost_treasures"][3:]), r["lost"])), GAMES]),
+              Table("close-calls", "Of the wins, those that came close to being lost (outcome won); of the losses, "
+                    "those with 0 to 4 treasures captured (outcome lost)", close, [])]
+    traced = int(table["traced"].sum())
+    figure = None
+    if traced:
+        chance = table[[*where, *RATE, "traced", "traced_wins",
+                        *[f"{name}{end}" for name, _, _ in CHANCES for end in ("", "_low", "_high")]]]
+        tables += [Table("win-chance", "The team's chance of winning at the start of each round, over the traced "
+                         "games (mean and its 95% interval)", chance, [
+                             PLAYERS, LEVEL,
+                             Column("Traced games (won)", lambda r: f"{r['traced']} ({r['traced_wins']})"),
+                             Column("Win rate, all games (95% CI)", _rate_ci),
+                             *[Column(text, lambda r, name=name, unit=unit: _mean_ci(r, name, unit))
+                               for name, text, unit in CHANCES]]),
+                   Table("win-chance-arc", "The typical arc: the mean chance of winning against the share of the "
+                         "game played, per outcome", arcs[[*where, *feel.ARC_COLUMNS]], [])]
+        figure = figures.win_chance_arcs(arcs, main.levels, f"{main.subtitle} · {traced:,} games traced, "
+                                         f"{worlds} sampled worlds per estimate")
+    text = ("Of the games won, the share that came close to being lost: the water meter ended one step below the "
+            "skull, Fools' Landing ended flooded, or a treasure not yet captured had, at some point, its last temple "
+            "standing flooded (one flood card from losing it); of the games lost, how many treasures the team had "
+            "captured (how long the games last, and how widely that varies, is under \"How long games last\"). "
+            + (f"For the first {per:,} games of each cell the team's chance of winning was estimated at the start "
+               f"of every round (once every player has taken a turn) by playing the position on in {worlds} "
+               "sampled worlds (the hidden order of the draw piles dealt at random, public information only) with "
+               "the same policy: its mean before the first turn should match the win rate within its interval; "
+               "drama is how low the chance fell in games that were won; a game is decided from the round after "
+               f"which the chance stayed at or above {feel.DECIDED:.0%} (won) or at or below "
+               f"{1 - feel.DECIDED:.0%} (lost). " if traced else
+               "No game's win chance was traced (sweep --trace-games 0). ")
+            + "docs/model.md defines each measure.")
+    return Section("feel", "How the game feels", text, main.who, figure, tables,
+                   glance=_feel_glance(table, worlds, _where(sweep)))
+
+
+def _feel_glance(table, worlds, where):
+    """How close the main figures' wins came (`where` names them) and, over the traced games won,
+    how low the chance fell, levels and players pooled."""
+    line = (f"How the game feels{where}: {rate_of(int(table['close_any'].sum()), int(table['wins'].sum()))} of the "
+            "games won came close to being lost")
+    pooled = feel.chance_summary(feel.traced_games([t for traces in table["traces"] for t in traces], worlds))
+    if not np.isnan(pooled["drama_low"]):
+        line += (f"; in the traced games won, the chance of winning fell to {_mean_ci(pooled, 'drama', '%')} at its "
+                 "lowest on average")
+    return [line + "; levels and players pooled."]
+
+
+def _mean_ci(row, name, unit):
+    """A mean and its 95% interval from a row's <name>, <name>_low, <name>_high: a chance or share
+    as a percentage ('64% (57–71%)'), a round as a number ('7.6 (6.3–8.9)'); '–' of none."""
+    mean, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
+    if np.isnan(mean):
+        return NONE
+    if unit == "%":
+        return percent(mean, 0) + ("" if np.isnan(low) else f" ({interval(low, high, 0, unit='%')})")
+    return f"{mean:.1f}" + ("" if np.isnan(low) else f" ({low:.1f}{DASH}{high:.1f})")
 
 
 def _islands(sweep, rates):

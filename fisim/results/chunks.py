@@ -4,9 +4,10 @@ Chunk k of every cell holds the same games whatever the target (chunk_slot: 1,00
 4,000 ... games, doubling up to the chunk size), so that more games are more chunks and a store is
 extended by playing the chunks it lacks. A chunk's record is the aggregates a store keeps of it:
 games, wins, each loss cause, histograms of turns and treasures, per-role games and wins, one bit
-per game for paired comparisons, and per tile the games it ended sunk, the losses it caused and the
-games it sank first. Which of a cell's chunks count toward a target is decided in one place,
-`counted`.
+per game for paired comparisons, per tile the games it ended sunk, the losses it caused and the
+games it sank first, the wins by how close they came (a histogram of the result's close mask),
+and the win-chance traces of its games among a cell's first traced ones (fisim.results.feel).
+Which of a cell's chunks count toward a target is decided in one place, `counted`.
 """
 import itertools
 
@@ -17,8 +18,8 @@ from fisim.arguments import fraction, whole
 from fisim.errors import ConfigError
 from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_CHUNKS
 from fisim.results.games import CAUSES, TILE_RESULTS, cause_tiles
-from fisim.rules.constants import N_ROLES, N_TILES
-from fisim.rules.state import R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS, WON
+from fisim.rules.constants import CLOSE_NAMES, N_ROLES, N_TILES
+from fisim.rules.state import R_CAPTURED, R_CAUSE, R_CLOSE, R_CONDITIONS, R_ROLE, R_STATUS, R_TURNS, WON
 from fisim.stats import wilson
 
 FIRST_CHUNK = 1000          # the games of a cell's first chunk: the first --ci step
@@ -27,7 +28,9 @@ TILE_COUNTS = {"place": {"sunk": "tile_sunk", "caused": "tile_caused", "first": 
                "name": {"sunk": "named_sunk", "caused": "named_caused", "first": "named_first"}}
 CHUNK_COLUMNS = ("cell", "chunk", "first_game", "games", "wins", "turns_hist", "treasures_hist", "role_games",
                  "role_wins", "win_bits", *(f"{kind}_{c}" for kind in ("cause", "cond") for c in CAUSES),
-                 *(column for columns in TILE_COUNTS.values() for column in columns.values()))
+                 *(column for columns in TILE_COUNTS.values() for column in columns.values()),
+                 "won_close_hist", "traces")
+CLOSE_MASKS = 1 << len(CLOSE_NAMES)     # the values of a result's close mask (won_close_hist's length)
 
 
 def tile_counts(rows, by):
@@ -42,8 +45,9 @@ def tile_counts(rows, by):
             "first": np.bincount(firsts[firsts >= 0], minlength=N_TILES)}
 
 
-def chunk_record(cell_key, chunk, first_game, rows):
-    """The aggregates of one chunk's result rows (fisim.rules.state R_* columns) as a dict."""
+def chunk_record(cell_key, chunk, first_game, rows, traces=()):
+    """The aggregates of one chunk's result rows (fisim.rules.state R_* columns) as a dict, with the
+    win-chance traces of its first games (fisim.engine.trace_batch's, each cut at its -1s)."""
     won = rows[:, R_STATUS] == WON
     roles = rows[:, R_ROLE:R_ROLE + 4]
     present = np.stack([(roles == r).any(axis=1) for r in range(N_ROLES)])
@@ -55,6 +59,8 @@ def chunk_record(cell_key, chunk, first_game, rows):
         "role_games": present.sum(axis=1).astype(np.int64).tolist(),
         "role_wins": (present & won).sum(axis=1).astype(np.int64).tolist(),
         "win_bits": np.packbits(won).tobytes(),
+        "won_close_hist": np.bincount(rows[won, R_CLOSE], minlength=CLOSE_MASKS).astype(np.int64).tolist(),
+        "traces": [[int(x) for x in trace if x >= 0] for trace in traces],
     }
     for by, columns in TILE_COUNTS.items():
         counts = tile_counts(rows, by)
@@ -63,6 +69,12 @@ def chunk_record(cell_key, chunk, first_game, rows):
         record[f"cause_{name}"] = int((rows[:, R_CAUSE] == 1 << i).sum())
         record[f"cond_{name}"] = int(((rows[:, R_CONDITIONS] >> i) & 1).sum())
     return record
+
+
+def traced_in(first_game, games, trace_games):
+    """How many of a chunk's games (games first_game.. of its cell) are among the cell's first
+    `trace_games`, whose win chance is traced."""
+    return max(0, min(first_game + games, trace_games) - first_game)
 
 
 def per_game_wins(record):

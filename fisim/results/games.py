@@ -7,10 +7,11 @@ import pyarrow.parquet as pq
 
 from fisim.files import atomic_write
 from fisim.rules.config import RULES_VERSION, level_order
-from fisim.rules.constants import DROWNED, LANDING_SUNK, LOSS_NAMES, N_ROLES, ROLE_NAMES, TREASURE_LOST
+from fisim.rules.constants import CLOSE_NAMES, DROWNED, LANDING_SUNK, LOSS_NAMES, N_ROLES, ROLE_NAMES, TREASURE_LOST
 from fisim.rules.state import (
     R_CAPTURED,
     R_CAUSE,
+    R_CLOSE,
     R_CONDITIONS,
     R_FIRST,
     R_FIRST_SUNK,
@@ -30,6 +31,7 @@ from fisim.rules.variant import PARAMETERS, parameter_text
 
 CAUSES = [name.replace("-", "_") for name in LOSS_NAMES]      # the loss causes as column names
 CAUSE_TYPE = pd.CategoricalDtype(["", *LOSS_NAMES])
+CLOSE = [f"close_{name}" for name in CLOSE_NAMES]     # how close a game came to being lost, as column names
 # A tile is told by two keys: "place", its island cell (tiles are placed at random each game,
 # R-SETUP-1, so a cell is a place on the grid), and "name", its tile id (TILE_NAMES). Per key, the
 # result row's columns: the mask sunk by the end, the first and the last to sink.
@@ -43,6 +45,7 @@ GAMES_SCHEMA = pa.schema([
     ("turns", pa.int16()), ("water_level", pa.int8()), ("treasures", pa.int8()), ("tiles_sunk", pa.int8()),
     ("sunk_cells", pa.int32()), ("first_sunk", pa.int8()), ("cause_cell", pa.int8()),
     ("sunk_tiles", pa.int32()), ("first_sunk_tile", pa.int8()), ("cause_tile", pa.int8()),
+    *[(name, pa.bool_()) for name in CLOSE],
     ("team", _TEXT), ("first_player", pa.int8()), ("players", pa.int8()), ("layout", _TEXT),
     ("level", pa.dictionary(pa.int32(), pa.string(), ordered=True)), ("policy", _TEXT), ("rules", _TEXT),
     ("variant", _TEXT), *[(key, _TEXT if key == "meter" else pa.int8()) for key in PARAMETERS],
@@ -98,6 +101,7 @@ def games_frame(rows, config, layout_name, policy_label, seed, first_game, repea
         "sunk_tiles": rows[:, R_SUNK_TILES].astype(np.int32),
         "first_sunk_tile": rows[:, R_FIRST_SUNK_TILE].astype(np.int8),
         "cause_tile": cause_tiles(rows, "name").astype(np.int8),
+        **{name: (rows[:, R_CLOSE] >> i & 1).astype(bool) for i, name in enumerate(CLOSE)},
         "team": pd.Categorical.from_codes(team_code, categories=labels),
         "first_player": rows[:, R_FIRST].astype(np.int8),
         "players": np.full(n, config.players, dtype=np.int8),

@@ -53,3 +53,10 @@ INITIAL_FLOODS = 6   # R-SETUP-2: tiles flooded before the first turn
 # primary cause's priority, which is the order of this tuple.
 LOSS_NAMES = ("landing-sunk", "treasure-lost", "drowned", "skull")
 LANDING_SUNK, TREASURE_LOST, DROWNED, SKULL_REACHED = 1, 2, 4, 8
+
+# How close a game came to being lost (docs/model.md "Game record"), as bits of a result's mask:
+# the meter one step below the skull at the end (R-METER, R-DRAW-WR); Fools' Landing flooded at the
+# end (R-FLOOD-1, R-LOSE landing-sunk); once in the game, a treasure not captured had its last
+# temple standing flooded, one flood card from treasure-lost (R-FLOOD-1, R-LOSE).
+CLOSE_NAMES = ("skull", "landing", "temple")
+CLOSE_SKULL, CLOSE_LANDING, CLOSE_TEMPLE = 1, 2, 4

@@ -36,6 +36,7 @@ from fisim.rules.state import (
     P_TDRAW_COUNT,
     P_TDRAW_N,
     P_TILE_AT,
+    X_TEMPLE_CLOSE,
     hand_at,
 )
 
@@ -45,7 +46,7 @@ def setup_game(g, rng, seed):
     """Start game `seed` in the game array g (whose geometry and config are already set)."""
     g[P_TILE_AT:P_SIZE] = 0
     g[MEM:MEM + MEM_SIZE] = 0
-    g[LOG] = 0
+    g[LOG] = g[X_TEMPLE_CLOSE] = 0
     init_streams(seed, rng)
     players = g[P_CFG + C_PLAYERS]
     g[P_PLAYERS] = players

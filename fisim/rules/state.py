@@ -89,6 +89,8 @@ X_LOG_CAP = GAME.add("X_LOG_CAP", 1, "room for the transcript, in ints (0: none)
 X_DECLOG = GAME.add("X_DECLOG", 1, "offset of the decision record (0: none)", SETUP)
 X_POLICY = GAME.add("X_POLICY", 2, "where the policy's compiled decide is, for the engine to call it "
                   "(its address: low, then high 32 bits; fisim.jit.policy_call)", SETUP)
+X_TEMPLE_CLOSE = GAME.add("X_TEMPLE_CLOSE", 1, "1 once a treasure not captured had its last temple standing "
+                          "flooded in this game (one flood card from treasure-lost: result column R_CLOSE)")
 LOG = GAME.add("LOG", 1, "transcript ints used; the rows of 4 (fisim.rules.events) follow, then "
                "the decision record: ints used, then per decision the kind, the seat, n, the n "
                "options and the chosen index")
@@ -119,6 +121,8 @@ R_FIRST_SUNK_TILE = RESULT.add("R_FIRST_SUNK_TILE", 1, "the tile id that sank fi
 R_LAST_SUNK_TILE = RESULT.add("R_LAST_SUNK_TILE", 1, "the tile id that sank last (-1: none)")
 R_ERROR_INDEX = RESULT.add("R_ERROR_INDEX", 1, "an illegal choice's index (held to the int32 range)")
 R_ERROR_N = RESULT.add("R_ERROR_N", 1, "and how many options were offered")
+R_CLOSE = RESULT.add("R_CLOSE", 1, "how close the game came to being lost: a mask of "
+                     "fisim.rules.constants CLOSE_* (docs/model.md, Game record)")
 R_SIZE = RESULT.close(globals()).size
 
 ALL_CELLS = (1 << N_TILES) - 1

@@ -21,6 +21,9 @@ from fisim.rules.config import (
     C_SUNK_CARD_STAYS,
 )
 from fisim.rules.constants import (
+    CLOSE_LANDING,
+    CLOSE_SKULL,
+    CLOSE_TEMPLE,
     DROWNED,
     FOOLS_LANDING,
     HELI,
@@ -98,6 +101,7 @@ from fisim.rules.state import (
     PLAYING,
     R_CAPTURED,
     R_CAUSE,
+    R_CLOSE,
     R_CONDITIONS,
     R_ERROR,
     R_ERROR_INDEX,
@@ -116,6 +120,7 @@ from fisim.rules.state import (
     R_TURNS,
     WON,
     X_DECLOG,
+    X_TEMPLE_CLOSE,
     copy_into,
     hand_at,
     hand_size,
@@ -390,6 +395,7 @@ def sink(g, rng, cell):
                     conditions |= DROWNED
         lose(g, conditions)
         return
+    watch_temple(g, tile ^ 1)
     for k in range(players):
         s = (g[P_ACTIVE] + k) % players
         if g[P_POS + s] != cell:
@@ -406,6 +412,16 @@ def sink(g, rng, cell):
         else:
             log_event(g, ev.EV_CHOICE, SWIM, s, c)
             g[P_POS + s] = field1(c)
+
+
+@compiled(counted=False)
+def watch_temple(g, tile):
+    """Note (X_TEMPLE_CLOSE) a treasure one flood card from being lost: tile `tile`, a temple of a
+    treasure not captured, is flooded and its other temple has sunk (R-FLOOD-1, R-LOSE
+    treasure-lost). Called where that can begin: the tile floods, or its twin sinks."""
+    if tile < 2 * N_TREASURES and not (g[P_CAPTURED] >> (tile >> 1)) & 1:
+        if (g[P_FLOODED] >> g[P_CELL_OF + tile]) & 1 and not (g[P_EXISTS] >> g[P_CELL_OF + (tile ^ 1)]) & 1:
+            g[X_TEMPLE_CLOSE] = 1
 
 
 @compiled(counted=False)
@@ -436,6 +452,7 @@ def flood_phase(g, rng):
             g[P_FLOODED] |= 1 << cell
             g[P_FDISC] |= 1 << t
             log_event(g, ev.EV_FLOOD, cell, 0, 0)
+            watch_temple(g, t)
         if n == 0 and g[P_FDISC] != 0:
             k = flood_pile_add_discard(g, rng)
             log_event(g, ev.EV_FLOOD_RESHUFFLE, k, 0, 0)
@@ -522,5 +539,9 @@ def result_row(g, out):
     out[R_SUNK_TILES] = sunk_tiles
     out[R_FIRST_SUNK_TILE] = g[P_TILE_AT + out[R_FIRST_SUNK]] if out[R_FIRST_SUNK] >= 0 else -1
     out[R_LAST_SUNK_TILE] = g[P_TILE_AT + out[R_LAST_SUNK]] if out[R_LAST_SUNK] >= 0 else -1
+    landing = g[P_CELL_OF + FOOLS_LANDING]
+    out[R_CLOSE] = ((CLOSE_SKULL if g[P_LEVEL] == g[P_CFG + C_SKULL] - 1 else 0)
+                    | (CLOSE_LANDING if (g[P_FLOODED] >> landing) & 1 else 0)
+                    | (CLOSE_TEMPLE if g[X_TEMPLE_CLOSE] else 0))
 
 

@@ -18,6 +18,7 @@ from fisim.reference import turn as ref_turn
 from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.constants import (
+    CLOSE_NAMES,
     LOSS_NAMES,
     N_KINDS,
     ROLE_NAMES,
@@ -49,6 +50,7 @@ from fisim.rules.options import (
     otype,
 )
 from fisim.rules.rng import game_seed
+from fisim.rules.turn import result_row
 from policies import load_policy
 
 SCRIPTED = load_policy(str(Path(__file__).parent / "scripted.py"))
@@ -328,6 +330,15 @@ class Run:
     def over(self):
         return {st.PLAYING: None, st.WON: "won", st.LOST: "lost"}[int(self.pub[st.P_STATUS])]
 
+    def close(self):
+        """How close the game came to being lost (the result's R_CLOSE, by CLOSE_NAMES), as the
+        engine's result row gives it; once the game is over, the reference's must be the same."""
+        out = np.zeros(st.R_SIZE, np.int32)
+        result_row(self.engine.g, out)
+        if self.reference.result is not None:
+            assert self.reference.result["close"] == out[st.R_CLOSE], "engine and reference results differ"
+        return {name for i, name in enumerate(CLOSE_NAMES) if out[st.R_CLOSE] >> i & 1}
+
 
 def play(p, phase, script=(), sink=None, seed=None, after=None):
     """Run a phase (fisim.jit.entries.PHASE_*) from position `p` on the engine with a scripted
@@ -424,6 +435,7 @@ def _same_state(g, ref, p):
     assert int(pub[st.P_LEVEL]) == ref.level
     assert {t for t in range(4) if pub[st.P_CAPTURED] >> t & 1} == ref.captured
     assert int(pub[st.P_ACTIVE]) == ref.active
+    assert bool(g.g[st.X_TEMPLE_CLOSE]) == ref.temple_close, "the treasure one flood card from lost differs"
     won = ref.result is not None and ref.result["won"]
     lost = ref.result is not None and not ref.result["won"]
     assert int(pub[st.P_STATUS]) == (st.WON if won else st.LOST if lost else st.PLAYING)

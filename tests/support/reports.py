@@ -9,23 +9,38 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fisim.results.chunks import chunk_record
+from fisim.results.chunks import CLOSE_MASKS, chunk_record, traced_in
 from fisim.rules.constants import LEVELS, ROLE_NAMES
-from fisim.rules.state import LOST, R_CAPTURED, R_CAUSE, R_CONDITIONS, R_ROLE, R_SIZE, R_STATUS, R_TURNS, WON
+from fisim.rules.state import (
+    LOST,
+    R_CAPTURED,
+    R_CAUSE,
+    R_CLOSE,
+    R_CONDITIONS,
+    R_ROLE,
+    R_SIZE,
+    R_STATUS,
+    R_TURNS,
+    WON,
+)
 from fisim.stats import wilson
-from fisim.store import Store, manifest_for
+from fisim.store import Store, manifest_for, trace_setting
 from policies import load_policy
 
 TABLES_DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "report-tables.md"
 RANDOM = f"random@{load_policy('random').VERSION}"      # the label of a cell the random policy played
 
 
+TRACED = trace_setting(6, 8)     # a fake store's games traced per cell, and worlds per estimate
+
+
 def fake_store(path, cells, games, chunk, seed=0):
     """A store of made-up games with real win rates (the built-in policies seldom win), written by
     the store's own code. Game i of every cell shares one random `luck`, as common random numbers
-    make real cells alike, so paired differences are tight."""
+    make real cells alike, so paired differences are tight. Its first games have made-up win-chance
+    traces (TRACED) that end as the game did."""
     store = Store(path)
-    store.open(manifest_for(cells, seed, {"games": games}, False, chunk))
+    store.open(manifest_for(cells, seed, {"games": games}, False, chunk, TRACED))
     luck = np.random.default_rng(seed).random(games)
     for cell in cells:
         p = 0.6 - 0.12 * list(LEVELS).index(cell.level) - 0.05 * (cell.players - 2)
@@ -44,11 +59,15 @@ def fake_store(path, cells, games, chunk, seed=0):
             rows[:, R_CONDITIONS] = rows[:, R_CAUSE]
             rows[:, R_TURNS] = 1 + rng.poisson(np.where(won, 14, 9))
             rows[:, R_CAPTURED] = np.where(won, 4, rng.integers(0, 4, n))
+            rows[:, R_CLOSE] = np.where(won, rng.integers(0, CLOSE_MASKS, n), 0)
             rows[:, R_ROLE:R_ROLE + 4] = -1
             for g in range(n):
                 team = cell.team or tuple(rng.choice(ROLE_NAMES, cell.players, replace=False))
                 rows[g, R_ROLE:R_ROLE + cell.players] = [ROLE_NAMES.index(r) for r in team]
-            store.write_chunk(chunk_record(cell.key, k // chunk, k, rows))
+            worlds = TRACED["worlds"]
+            traces = [[*rng.integers(0, worlds + 1, rng.integers(2, 9)), worlds * bool(w)]
+                      for w in won[:traced_in(k, n, TRACED["games"])]]
+            store.write_chunk(chunk_record(cell.key, k // chunk, k, rows, traces))
 
 
 def md_tables(md):
