@@ -69,7 +69,7 @@ def main(argv=None):
 def departures(search, base, scripted, level, players, seed, game):
     """The departures of one game played by `search` (one dict per departure)."""
     from fisim.engine import EngineGame, decisions_of
-    from fisim.jit.entries import PHASE_TURN
+    from fisim.engine.entries import PHASE_TURN
     from fisim.rules import state as st
     from fisim.rules.config import GameConfig
     from fisim.rules.layouts import builtin_layout
@@ -113,7 +113,7 @@ def _begun(g):
 def _phase(g, rng, policy):
     """The decisions of `policy`'s action phase from game array g at a turn's start."""
     from fisim.engine import EngineGame, decisions_of
-    from fisim.jit.entries import PHASE_ACTIONS
+    from fisim.engine.entries import PHASE_ACTIONS
     from fisim.rules import state as st
     copy = EngineGame(_begun(g), rng.copy())
     copy.g[copy.g[st.X_DECLOG]] = 0
@@ -137,7 +137,7 @@ def _position(g, rng, scripted, prefix):
     """pub at the action decision after the decisions `prefix` of the turn starting at g: the
     scripted policy plays them, then END, which stops the phase and changes nothing else."""
     from fisim.engine import EngineGame
-    from fisim.jit.entries import PHASE_ACTIONS
+    from fisim.engine.entries import PHASE_ACTIONS
     from fisim.rules import state as st
     from fisim.rules.options import ACTION, LIFT_DEST
     script = [_whole(prefix, i) for i in range(len(prefix)) if prefix[i][0] != LIFT_DEST]
