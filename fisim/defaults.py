@@ -12,6 +12,7 @@ CI_MAX_GAMES = 10_000_000       # with --ci: a cell stops here
 TRACE_GAMES = 20                # a sweep's games per cell whose win chance is traced (--trace-games) ...
 TRACE_WORLDS = 32               # ... each estimate from this many sampled worlds
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
+STRONGER_GAMES = 300           # fisim report --stronger: deals per win rate a conclusion compares
 SWEEP_OUT, TUNE_OUT, LADDER_OUT = "fisim-results", "fisim-tune", "fisim-ladder"
 
 # The ladder: the defaults play in minutes; FULL_LADDER is the size the README quotes (hours of search).

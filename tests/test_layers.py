@@ -17,7 +17,7 @@ LAYERS = [
     ["fisim.store"],
     ["fisim.tables"],
     ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.skill", "fisim.comparison", "fisim.rankings",
-     "fisim.reporting"],
+     "fisim.stronger", "fisim.reporting"],
     ["fisim.cli", "fisim.__main__", "fisim"],
 ]
 

@@ -7,6 +7,7 @@ only the stores.
     sections   what a sweep's report says
     ladder     what a ladder's report says (fisim.skill)
     agreement  whether two policies rank a sweep's cells alike (fisim.rankings), as sections
+    stronger   whether a stronger player keeps a sweep's conclusions (fisim.stronger), as a section
     figures    the matplotlib figures (Agg canvas)
     html       the Jinja2 template (templates/report.html.j2) rendered with embedded figures
     markdown   the Markdown summary
@@ -69,7 +70,7 @@ def write_ladder(directory, order=()):
 def build(directories, title=None, agreements=(), baseline=None, disjoint=False, notes=()):
     """The Report of `directories` (see write_report): each one's, in order, set in the first's."""
     from fisim.errors import ConfigError
-    from fisim.reporting import agreement, data, ladder, sections
+    from fisim.reporting import agreement, data, ladder, sections, stronger
     from fisim.reporting.document import Report, slug
     parts = []
     for directory in directories:
@@ -79,6 +80,7 @@ def build(directories, title=None, agreements=(), baseline=None, disjoint=False,
         sweep = data.read(directory)
         if not agreements:
             parts.append(sections.build(sweep))
+            stronger.add_to(parts[-1], directory, sweep)
             continue
         by = agreement.ranked_axis(sweep.cells)
         if by is None:
