@@ -241,8 +241,11 @@ def prepare(directory, stronger, games):
     anything is: [(Part, published cells, stronger cells)] and the sweep. ConfigError (a
     StoreError) in one line for a policy that is the published one, a sweep with no conclusion to
     check or a store the check cannot extend."""
+    from fisim.reporting import ladder
     from fisim.store import Store, manifest_for
     from policies import resolve
+    if ladder.is_ladder(directory):
+        raise ConfigError(f"--stronger checks a sweep store's conclusions; {directory} is a ladder's directory")
     sweep = data.read(directory)
     published = published_policy(sweep)
     if resolve(stronger).given == resolve(published).given:

@@ -243,3 +243,45 @@ def test_a_sweep_with_nothing_to_check_is_refused(tmp_path):
     r = run("report", str(store), "--stronger", "greedy")
     assert r.returncode == 2 and "nothing to check" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert not (store / "stronger").exists()
+
+
+@pytest.mark.compiles
+def test_the_python_api_checks_as_the_command_does(checked, tmp_path):
+    """fisim.report(stronger=...) plays the command's games: a copy of the checked store, its check
+    removed, checked again through the API holds the same conclusions, word for word."""
+    import fisim
+    store = tmp_path / "sweep"
+    shutil.copytree(checked, store, ignore=shutil.ignore_patterns("stronger", "report"))
+    written = fisim.report(store, formats="csv", stronger=STANDIN, stronger_games=DEALS, threads=1, progress=False)
+    assert written and (store / "stronger").is_dir()
+    ours = pd.read_csv(store / "report" / "tables" / "stronger-conclusions-heli-passive-1.csv")
+    pd.testing.assert_frame_equal(ours, _table(checked, "conclusions"))
+
+
+@pytest.mark.compiles
+@pytest.mark.parametrize("arguments, says", [
+    ({"stronger": 5}, "stronger must be a str"),
+    ({"stronger": "greedy", "stronger_games": 0}, "stronger_games must be"),
+    ({"stronger": "greedy", "threads": "2"}, "threads must be"),
+    ({"stronger": "expert"}, "is the published player"),
+    ({"stronger": "greedy", "formats": "pdf"}, "unknown report format 'pdf'"),
+])
+def test_the_python_api_refuses_bad_arguments_before_playing(checked, tmp_path, arguments, says):
+    import fisim
+    from fisim.errors import ConfigError
+    store = tmp_path / "sweep"
+    shutil.copytree(checked, store, ignore=shutil.ignore_patterns("stronger", "report"))
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        fisim.report(store, progress=False, **arguments)
+    assert not (store / "stronger").exists() and not (store / "report").exists()
+
+
+def test_a_ladders_directory_is_refused(tmp_path):
+    from fisim import stronger
+    from fisim.errors import ConfigError
+    from fisim.skill import LADDER_STORE
+    store = tmp_path / "ladder"
+    (store / LADDER_STORE).mkdir(parents=True)
+    (store / LADDER_STORE / "manifest.json").write_text("{}")
+    with pytest.raises(ConfigError, match="is a ladder's directory"):
+        stronger.prepare(store, "greedy", 10)

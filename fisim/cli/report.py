@@ -75,13 +75,11 @@ def report(directories, out, formats, title, agreements, baseline, disjoint, not
 def check_stronger(directories, stronger, games, threads, agreements, formats):
     """Play the games of `fisim report --stronger` into DIRECTORY/stronger, after every check that
     needs no game (one line and nothing played otherwise)."""
-    from fisim.reporting import ladder, parse_formats
+    from fisim.reporting import parse_formats
     if agreements:
         raise ConfigError("give --stronger or --agreement, not both")
     if len(directories) != 1:
         raise ConfigError(f"--stronger checks the conclusions of one sweep store, not {len(directories)} directories")
-    if ladder.is_ladder(directories[0]):
-        raise ConfigError(f"--stronger checks a sweep store's conclusions; {directories[0]} is a ladder's directory")
     check_threads(threads)
     parse_formats(formats)
     from fisim.stronger import play
