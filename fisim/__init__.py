@@ -152,17 +152,46 @@ def agreement(path, policies, by="team", baseline=None, disjoint=False):
     return compare(path, by, agreement=policies, baseline=baseline, disjoint=disjoint)
 
 
-def report(path, out=None, formats=("html", "md", "png"), title=None):
+def report(path, out=None, formats=("html", "md", "png"), title=None, *, stronger=None,
+           stronger_games=defaults.STRONGER_GAMES, threads=None, progress=True):
     """Write the report of a results store, as `fisim report`: into `out` (default path/report)
     the `formats` asked ("html,md" or a list of html, md, png, svg, csv, json); the paths written.
-    The csv and json tables are data (docs/report-tables.md). A bad argument raises ConfigError
-    in one line, before anything is written."""
+    The csv and json tables are data (docs/report-tables.md). With `stronger` (a policy, such as
+    "search:8/planner"), first check the report's headline conclusions under it on
+    `stronger_games` deals per win rate compared, played into path/stronger on `threads` local
+    threads (resumable; the section "Would a stronger team agree?"), as `fisim report --stronger`;
+    `progress` as simulate's. A bad argument raises ConfigError in one line, before anything is
+    played or written."""
     from fisim import arguments as check
     from fisim.reporting import parse_formats, write_report
     if out is not None:
         check.path("out", out)
     check.text("title", title, optional=True)
-    return write_report(path, out, parse_formats(",".join(check.strings("formats", formats, "html,md"))), title)
+    parsed = parse_formats(",".join(check.strings("formats", formats, "html,md")))
+    if stronger is not None:
+        _check_stronger(path, stronger, stronger_games, threads, progress)
+    return write_report(path, out, parsed, title)
+
+
+def _check_stronger(path, stronger, games, threads, progress):
+    """report's check under a stronger policy (fisim.stronger.play), on local threads."""
+    from fisim import arguments as check
+    from fisim import progress as bars
+    from fisim.limits import MAX_SIMULATE_GAMES, max_threads
+    from fisim.stronger import play
+    from fisim.sweeping import LocalBackend, run_sweep
+    check.path("path", path)
+    check.text("stronger", stronger)
+    check.whole("stronger_games", games, 1, MAX_SIMULATE_GAMES)
+    if threads is not None:
+        check.whole("threads", threads, 1, max_threads())
+    bars.check(progress)
+
+    def run(cells, store, seed, target):
+        with bars.games(progress, target["games"] * len(cells)) as (update, _):
+            run_sweep(cells, store, seed, target, backend=LocalBackend(threads),
+                      progress=lambda played, _: update(played) if played else None)
+    play(path, stronger, games, run)
 
 
 def tune(param, target, *, values=None, level=defaults.LEVEL, players=defaults.PLAYERS, team=None,

@@ -31,6 +31,22 @@ def paired_difference(a, b, z=Z95):
     return paired_difference_of_counts(int(np.count_nonzero(a & ~b)), int(np.count_nonzero(b & ~a)), len(a), z)
 
 
+def mean_difference(a, b, paired=True, z=Z95):
+    """(mean of a less mean of b, 95% CI low, high) of per-deal numbers (wins, or changes of wins
+    between two players): of the per-deal differences when a and b are the same deals (`paired`,
+    as paired_difference for wins), else of two independent samples (normal approximation)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if not len(a) or not len(b):
+        return np.nan, np.nan, np.nan
+    if paired:
+        d = a - b
+        diff, var = d.mean(), d.var() / len(d)
+    else:
+        diff, var = a.mean() - b.mean(), a.var() / len(a) + b.var() / len(b)
+    half = z * np.sqrt(var)
+    return float(diff), float(diff - half), float(diff + half)
+
+
 def pairing(a, b):
     """(correlation, narrowing) of two boolean arrays of the same games: the Pearson correlation
     of their per-game wins, and by what share the paired interval is narrower than the interval of

@@ -12,8 +12,9 @@ CI_MAX_GAMES = 10_000_000       # with --ci: a cell stops here
 TRACE_GAMES = 20                # a sweep's games per cell whose win chance is traced (--trace-games) ...
 TRACE_WORLDS = 32               # ... each estimate from this many sampled worlds
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
+STRONGER_GAMES = 300           # fisim report --stronger: deals per win rate a conclusion compares
 DESIGN_BUDGET = 2_000_000       # fisim design: games the search may play
-DESIGN_VERIFY_GAMES = 10_000    # fisim design: fresh games per cell of each candidate verified
+DESIGN_VERIFY_GAMES = 10_000    # fisim design: fresh games per cell verified when a tolerance of 0 cannot size them
 SWEEP_OUT, TUNE_OUT, LADDER_OUT, DESIGN_OUT = "fisim-results", "fisim-tune", "fisim-ladder", "fisim-design"
 
 # The ladder: the defaults play in minutes; FULL_LADDER is the size the README quotes (hours of search).

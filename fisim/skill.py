@@ -345,7 +345,7 @@ def to_compile(policies):
     engine", then the policies (none when nothing is compiled: the interpreted engine)."""
     if numba.config.DISABLE_JIT or not policies:
         return []
-    from fisim.jit.runners import runner
+    from fisim.engine.runners import runner
     from policies import load_policy
     runs = [runner(load_policy(name)) for name in policies]
     engine = [] if runs[0].marker("run_games").exists() else ["the engine"]

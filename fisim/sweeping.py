@@ -148,10 +148,10 @@ def _first_line(exc):
 
 
 def warm(cells, traced=False):
-    """Compile what the cells' policies need (at once: fisim.jit.runners.prepare), and with
+    """Compile what the cells' policies need (at once: fisim.engine.runners.prepare), and with
     `traced` what tracing the win chance needs, before chunks fan out to threads or worker
     processes."""
-    from fisim.jit.runners import prepare
+    from fisim.engine.runners import prepare
     prepare(list({c.policy.given: c.policy for c in cells}.values()),
             ("run_games", "trace_games") if traced else "run_games")
 

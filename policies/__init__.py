@@ -88,7 +88,7 @@ class Policy:
     @property
     def symbol(self):
         """The name its compiled entry is exported under, for the compiled code of a policy that
-        plays it (search's rollouts): fisim.jit.runners.exported."""
+        plays it (search's rollouts): fisim.engine.runners.exported."""
         return f"fisim_{_safe(self.code_name)}_{self.digest[:16]}"
 
     @property

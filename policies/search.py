@@ -8,7 +8,8 @@ evaluation's best-scored other options as the alternatives (Helicopter Lifts lef
 decides their destinations). A sampled world is the game as the team knows it with the hidden
 order of the draw piles dealt at random and new random streams (fisim.rules.worlds, R-INFO; the
 clairvoyant reference, policies/clairvoyant.py, plays the piles as they lie instead); each
-candidate is played in it and the game played on to its end by the base (fisim.jit.entries.play_out).
+candidate is played in it and the game played on to its end by the base, through the engine's play_out
+(called at the address the engine exports: fisim.jit.policy_call.call_play_out).
 All candidates play the same worlds (common random numbers), so they are compared world by world:
 an alternative *gains* a world that it wins and the base's choice loses, and *loses* one in the
 other case.
@@ -32,9 +33,8 @@ import hashlib
 import numpy as np
 
 from fisim.jit.cache import cached_module
-from fisim.jit.generated import engine_module
 from fisim.jit.modes import compiled, inlined
-from fisim.jit.policy_call import symbol_address
+from fisim.jit.policy_call import PLAY_OUT, call_play_out, symbol_address
 from fisim.rules import view
 from fisim.rules.options import ACTION, LIFT, otype
 from fisim.rules.rng import N_STREAMS, game_seed, next_u64
@@ -47,8 +47,8 @@ LOOK = 4            # worlds between two looks at the counts
 MIN_NET = 3         # a switch needs at least this many more worlds gained than lost ...
 Z = 2.0             # ... and a net gain of Z standard deviations of the sign test
 
-_engine = engine_module()   # the engine's play_out, with the base's compiled entry playing, found by
-_EXPERT = load_policy("expert").symbol     # its symbol (an address would be kept stale in Numba's cache)
+_EXPERT = load_policy("expert").symbol     # the base's entry, found by its symbol (an address would be kept
+                                           # stale in Numba's cache), as the engine's play_out is
 
 
 @compiled
@@ -191,7 +191,7 @@ def _rollout(world, world_streams, game, streams, c, base):
     `base` playing on."""
     copy_into(game, world)
     copy_into(streams, world_streams)
-    _engine.play_out(game, streams, base, c)
+    call_play_out(symbol_address(PLAY_OUT), game, streams, base, c)
     return game[P_STATUS] == WON
 
 

@@ -1,100 +1,224 @@
 #!/usr/bin/env python3
-"""Strength of policies: win rate with its 95% Wilson interval per difficulty level and player
-count (standard island, random teams, as the box deals), and the average over 2, 3 and 4 players,
-next to the published rule-based bot's rates (100,000 games per setting, 2-4 players pooled).
+"""The strength table of docs/strength.md: at each level and player count, the published player,
+the best search over it and search:64 play the same deals, paired, until each difference against
+search is known to about ±4 points.
 
-With --baseline, every policy is also compared with the baseline on the same deals (game i of
-each cell starts from the same shuffles: common random numbers): the paired difference of win
-rates pooled over the player counts, with its 95% interval, and the policy's games per second of
-processor time on one core (policies slower than the baseline, such as search:N, are measured
-this way so that other work on the machine does not count).
+One results store per level and player count (OUT/<level>-<players>p, a `fisim.sweep` of the three
+policies on the standard island, random teams, official rules, the same master seed): game i of
+each policy starts from the same shuffles. A cell grows in rounds: after each, the paired
+differences player − search-over-it and player − reference (fisim.comparison.paired_difference,
+from the stores' per-game wins) give the deals that would bring the wider interval's half-width to
+--halfwidth points, and the cell is extended to them (in steps of --step deals, at most
+--max-deals). Every cell plays its first round before any grows, so that an interrupted run leaves
+a table of every cell. Run again with the same options, it resumes each store where it stopped and
+plays only what is missing; once every cell is done it plays nothing and writes the table again.
 
-    python scripts/strength.py [--policies greedy,expert] [--games 100000] [--seed 1] [--threads 2]
-    python scripts/strength.py --policies search:8,search:16,search:32 --baseline expert --games 2000
+The table (rates with their 95% Wilson intervals and n, the paired differences with their 95%
+intervals, and the games lost on the first turn) is written between the markers of --doc, with the
+command that made it.
+
+    python scripts/strength.py --out STORES [--seed 45] [--levels novice..legendary] [--players 2..4]
+        [--player planner] [--over search:8/planner] [--reference search:64]
+        [--halfwidth 4] [--start 300] [--step 100] [--max-deals 2000] [--threads 1] [--doc docs/strength.md]
 """
 import argparse
-import time
+import math
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
-import numpy as np
-
-from fisim import engine
-from fisim.comparison import paired_difference
-from fisim.formatting import bracket, percent, points
-from fisim.rules.config import GameConfig
-from fisim.rules.layouts import builtin_layout
-from fisim.rules.state import ERROR, LOST, R_STATUS, R_TURNS, WON
-from fisim.stats import wilson
-from policies import load_policy
-
-WIDTH = 5           # of a percentage in the table
-LEVELS = ("novice", "normal", "elite", "legendary")
-PUBLISHED = {"novice": 0.158, "normal": 0.071, "elite": 0.021, "legendary": 0.006}
+ROOT = Path(__file__).resolve().parent.parent
+BEGIN = "<!-- strength table: made by scripts/strength.py -->"
+END = "<!-- end of the strength table -->"
 
 
-def main():
+@dataclass
+class Arm:
+    """One policy's games of a cell, read from its store."""
+    label: str          # NAME@VERSION
+    wins: object        # per-game wins, in game order (a boolean array)
+    first_turn: int     # games lost on the first turn
+
+
+@dataclass
+class Measured:
+    """A level and player count: its three arms on the same deals."""
+    level: str
+    players: int
+    arms: list          # the player, search over it, the reference
+
+
+def parse(argv):
+    from policies import PUBLISHED
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policies", default="greedy,expert")
-    parser.add_argument("--baseline", help="compare each policy with this one on the same deals")
-    parser.add_argument("--games", type=int, default=100_000, help="games per (level, players) cell")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--levels", default=",".join(LEVELS))
-    parser.add_argument("--players", default="2,3,4")
-    parser.add_argument("--layout", default="standard")
-    args = parser.parse_args()
-    layout = builtin_layout(args.layout)
-    levels = args.levels.split(",")
-    players = [int(p) for p in args.players.split(",")]
-    baseline = {}
-    if args.baseline:
-        policy = load_policy(args.baseline)
-        baseline = {(level, p): play(layout, policy, level, p, args)[0][:, R_STATUS] == WON
-                    for level in levels for p in players}
-    for name in args.policies.split(","):
-        policy = load_policy(name)
-        print(f"policy {policy.NAME}@{policy.VERSION}: {args.layout} island, random teams, "
-              f"{args.games:,} games per cell, seed {args.seed}")
-        print(f"{'level':<10}" + "".join(f"{f'{p} players':>26}" for p in players)
-              + f"{'average':>10}{'published':>11}{'ratio':>7}{'lost on turn 1':>16}"
-              + (f"{f'paired vs {args.baseline}, pooled':>36}" if baseline else ""))
-        total_games, total_time, total_cpu = 0, 0.0, 0.0
-        for level in levels:
-            rates, cells, won, base, early = [], [], [], [], []
-            for p in players:
-                rows, seconds, cpu = play(layout, policy, level, p, args)
-                wins = rows[:, R_STATUS] == WON
-                early.append((rows[:, R_STATUS] == LOST) & (rows[:, R_TURNS] == 1))
-                total_games, total_time, total_cpu = total_games + len(wins), total_time + seconds, total_cpu + cpu
-                lo, hi = wilson(int(wins.sum()), len(wins))
-                rates.append(wins.mean())
-                rate, lo, hi = (percent(x, width=WIDTH) for x in (wins.mean(), lo, hi))
-                cells.append(f"{rate} [{lo},{hi}]")
-                won.append(wins)
-                base.append(baseline.get((level, p)))
-            avg = sum(rates) / len(rates)
-            pub = PUBLISHED.get(level, float("nan"))
-            line = (f"{level:<10}" + "".join(f"{c:>26}" for c in cells)
-                    + f"{percent(avg):>10}{percent(pub):>11}{avg / pub:>6.1f}x"
-                    + f"{percent(np.concatenate(early).mean()):>16}")
-            if baseline:
-                diff, lo, hi = paired_difference(np.concatenate(won), np.concatenate(base))
-                line += f"{f'{points(diff):>6} points {bracket(lo, hi, 2, signed=True)}':>36}"
-            print(line)
-        print(f"({total_games:,} games in {total_time:.0f} s on {args.threads} threads: "
-              f"{total_games / total_time:,.1f} games/s; {total_games / total_cpu:,.1f} games per second "
-              "of processor time)\n")
+    parser.add_argument("--out", required=True, help="the folder of the stores, one per level and player count")
+    parser.add_argument("--seed", type=int, default=45, help="master seed: deals no policy was trained on "
+                        "(tuned's were seeds 1, 7 and 8)")
+    parser.add_argument("--levels", default="novice..legendary")
+    parser.add_argument("--players", default="2..4")
+    parser.add_argument("--player", default=PUBLISHED, help="the player measured (default: the published one)")
+    parser.add_argument("--over", help="the search over it (default: search:8/PLAYER)")
+    parser.add_argument("--reference", default="search:64", help="the search it is held against besides")
+    parser.add_argument("--halfwidth", type=float, default=4.0,
+                        help="grow a cell until both differences' 95%% half-widths are at most this (points)")
+    parser.add_argument("--start", type=int, default=300, help="deals per cell in the first round")
+    parser.add_argument("--step", type=int, default=100, help="deals per chunk: a cell grows by whole steps")
+    parser.add_argument("--max-deals", type=int, default=2000, help="deals per cell at most")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--doc", default=str(ROOT / "docs" / "strength.md"),
+                        help="the Markdown file whose strength table is replaced")
+    args = parser.parse_args(argv)
+    args.over = args.over or f"search:8/{args.player}"
+    for name in ("start", "step", "max_deals"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1, not {getattr(args, name)}")
+    if not 0 < args.halfwidth <= 50:
+        parser.error(f"--halfwidth is in points, above 0 and at most 50, not {args.halfwidth}")
+    from fisim.errors import ConfigError
+    from fisim.grid import parse_levels, parse_players, policy_name
+    try:
+        args.settings = [(level, p) for level in parse_levels(args.levels) for p in parse_players(args.players)]
+        arms = {policy_name(name) for name in (args.player, args.over, args.reference)}
+    except ConfigError as exc:
+        parser.error(str(exc))
+    if len(arms) < 3:
+        parser.error("--player, --over and --reference must be three different policies")
+    doc = Path(args.doc)
+    if not doc.is_file() or BEGIN not in doc.read_text() or END not in doc.read_text():
+        parser.error(f"--doc {doc} must be a Markdown file holding the markers {BEGIN} and {END}")
+    return args
 
 
-def play(layout, policy, level, players, args):
-    """(result rows, wall seconds, processor seconds) of one cell; the compile is not counted."""
-    engine.play_batch(layout, GameConfig(players=3), policy, 0, 0, 1, threads=1)
-    wall, cpu = time.perf_counter(), time.process_time()
-    rows = engine.play_batch(layout, GameConfig(players=players, level=level), policy, args.seed, 0, args.games,
-                             threads=args.threads)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    if np.any(rows[:, R_STATUS] == ERROR):
-        raise SystemExit(f"policy {policy.NAME}: an illegal choice or an endless game")
-    return rows, wall, cpu
+def main(argv=None):
+    args = parse(argv)
+    from fisim.errors import FisimError
+    settings = args.settings
+    try:
+        deals = {s: stored_deals(store_path(args, *s)) or round_up(args.start, args) for s in settings}
+        done = set()
+        while len(done) < len(settings):
+            for setting in settings:
+                if setting in done:
+                    continue
+                measured = play(args, setting, deals[setting])
+                wanted = deals_wanted(measured, deals[setting], args)
+                print(f"{setting[0]}, {setting[1]} players: {deals[setting]:,} deals; "
+                      f"{'done' if wanted == deals[setting] else f'growing to {wanted:,}'}", flush=True)
+                if wanted == deals[setting]:
+                    done.add(setting)
+                deals[setting] = wanted
+            write_table(args, [read(store_path(args, *s), args) for s in settings])
+    except FisimError as exc:
+        print(f"strength: error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_status)
+
+
+def store_path(args, level, players):
+    return Path(args.out) / f"{level}-{players}p"
+
+
+def stored_deals(path):
+    """The deals a store was last asked for (its target), or 0 when there is no store yet."""
+    from fisim.store import Store
+    return Store(path).read_manifest()["target"]["games"] if (Path(path) / "manifest.json").exists() else 0
+
+
+def round_up(deals, args):
+    """`deals` in whole steps, at most --max-deals."""
+    return min(args.max_deals, args.step * math.ceil(deals / args.step))
+
+
+def play(args, setting, deals):
+    """Play (or resume) a cell's store to `deals` deals of each arm and read it."""
+    import fisim
+    level, players = setting
+    path = store_path(args, level, players)
+    fisim.sweep(path, levels=level, players=players, policies=[args.player, args.over, args.reference],
+                games=deals, seed=args.seed, threads=args.threads, chunk_games=args.step, report=False,
+                progress=False)
+    return read(path, args)
+
+
+def read(path, args):
+    """A cell's three arms, as its store holds them: the per-game wins of the chunks that count
+    (fisim.tables.win_bits) and, from their turn histograms, the games lost on the first turn (no
+    game is won on it: the four treasures take more than one turn)."""
+    from fisim.grid import policy_name
+    from fisim.store import policy_labels, read_store
+    from fisim.tables import counted_chunks, summed, win_bits
+    manifest, chunks = read_store(path)
+    labels = policy_labels(manifest)
+    arms = []
+    for name in (args.player, args.over, args.reference):
+        cell = next(c for c in manifest["cells"] if c["policy"] == policy_name(name))
+        done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
+        turns = summed(done["turns_hist"], 2)
+        arms.append(Arm(labels[cell["policy"]], win_bits(chunks, cell["key"], manifest["target"]), int(turns[1])))
+    first = manifest["cells"][0]
+    return Measured(first["level"], first["players"], arms)
+
+
+def differences(measured):
+    """The paired differences player − search over it and player − reference: (diff, low, high) each."""
+    from fisim.comparison import paired_difference
+    player, *searches = measured.arms
+    n = min(len(arm.wins) for arm in measured.arms)
+    return [paired_difference(player.wins[:n], arm.wins[:n]) for arm in searches]
+
+
+def deals_wanted(measured, deals, args):
+    """The deals the cell needs: `deals` once both half-widths are at most --halfwidth points (or
+    --max-deals are played), else the deals that the wider one's variance says would do, in whole
+    steps, at least one step more."""
+    half = max((high - low) / 2 for _, low, high in differences(measured))
+    target = args.halfwidth / 100
+    if half <= target or deals >= args.max_deals:
+        return deals
+    return max(round_up(deals + args.step, args), round_up(deals * (half / target) ** 2, args))
+
+
+def write_table(args, cells):
+    """Replace the strength table of --doc with these cells'."""
+    doc = Path(args.doc)
+    text = doc.read_text()
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    doc.write_text(f"{head}{BEGIN}\n{table(args, cells)}\n{END}{tail}")
+
+
+def table(args, cells):
+    """The strength table in Markdown, with the command that made it."""
+    from fisim.formatting import bracket, points, rate_bracket
+    from fisim.stats import wilson
+    names = [arm.label for arm in cells[0].arms]
+    player = names[0].partition("@")[0]
+    lines = [f"`{command(args)}` (seed {args.seed}; standard island, random teams, official rules; n deals "
+             "per level and player count, every policy on the same deals; 95% intervals, paired for the "
+             "differences):", "",
+             "| level | players | n | " + " | ".join(names) + " | " + " | ".join(
+                 f"{player} − {name.partition('@')[0]}" for name in names[1:]) + " | lost on turn 1 (each, in order) |",
+             "|---|---|---|" + "---|" * (len(names) * 2)]
+    for cell in cells:
+        n = min(len(arm.wins) for arm in cell.arms)
+        rates = []
+        for arm in cell.arms:
+            wins = int(arm.wins[:n].sum())
+            low, high = wilson(wins, n)
+            rates.append(rate_bracket(wins / n, low, high))
+        diffs = [f"{points(d, 1)} {bracket(low, high, signed=True)}" for d, low, high in differences(cell)]
+        turn1 = " / ".join(str(arm.first_turn) for arm in cell.arms)
+        lines.append(f"| {cell.level} | {cell.players} | {n:,} | " + " | ".join(rates + diffs) + f" | {turn1} |")
+    return "\n".join(lines)
+
+
+def command(args):
+    """The command that makes this table (its options as given)."""
+    given = ["python", "scripts/strength.py", "--out", args.out, "--seed", str(args.seed), "--levels", args.levels,
+             "--players", args.players, "--player", args.player, "--over", args.over, "--reference", args.reference,
+             "--halfwidth", f"{args.halfwidth:g}", "--start", str(args.start), "--step", str(args.step),
+             "--max-deals", str(args.max_deals), "--threads", str(args.threads)]
+    return shlex.join(given)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from pathlib import Path
 import numba
 import pytest
 
-from fisim.jit import runners
+from fisim.engine import runners
 from policies import LADDER, SPECS, load_policy
 
 ROOT = Path(__file__).parent.parent

@@ -7,9 +7,8 @@ import pytest
 from support.midgame import MIDGAME, PILE_ORDERS, game, piles
 
 from fisim import engine
-from fisim.engine import EngineGame
-from fisim.jit import runners
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_TURN
+from fisim.engine import EngineGame, runners
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_TURN
 from fisim.rules import state as st
 from fisim.rules.config import C_ACTIONS, GameConfig
 from fisim.rules.layouts import builtin_layout

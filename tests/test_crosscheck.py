@@ -7,7 +7,7 @@ from numba import njit
 
 from fisim.crosscheck import crosscheck_game, random_config, switch_sets
 from fisim.engine import EngineGame
-from fisim.jit.entries import PHASE_DRAW
+from fisim.engine.entries import PHASE_DRAW
 from fisim.position import parse_position
 from fisim.rules import events as ev
 from fisim.rules import state as st

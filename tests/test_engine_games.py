@@ -8,7 +8,7 @@ import pytest
 import policies
 from fisim import engine
 from fisim.crosscheck import switch_sets
-from fisim.jit import runners
+from fisim.engine import runners
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout

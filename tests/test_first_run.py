@@ -16,7 +16,7 @@ import pytest
 from support.commands import shown_on
 
 from fisim import engine
-from fisim.jit import runners
+from fisim.engine import runners
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout
 from policies import load_policy
@@ -53,7 +53,7 @@ def test_a_compile_where_a_unit_is_used_is_logged_once_per_engine_entry_point_an
 
 PREPARE = """
 import json, logging, sys
-from fisim.jit import runners
+from fisim.engine import runners
 from policies import load_policy
 records = []
 handler = logging.Handler()
@@ -151,7 +151,7 @@ def test_two_first_runs_at_once_keep_the_generated_files_the_first_wrote(tmp_pat
     """Processes starting together on a fresh cache (Dask workers, xdist) all find no engine or
     policy module and write one; the first file stays, its mtime unchanged, since Numba's cache is
     keyed on it."""
-    code = ("import pathlib\nfrom fisim.jit import runners\nfrom policies import load_policy\n"
+    code = ("import pathlib\nfrom fisim.engine import runners\nfrom policies import load_policy\n"
             "pathlib.Path.exists = lambda self: False\n"         # as if another process had not written it yet
             "run = runners.runner(load_policy('random'))\n"
             "print(run.engine.__file__, run.decide.__file__)\n")
@@ -215,7 +215,7 @@ def test_a_policy_file_edited_under_a_process_keeps_the_key_of_the_code_it_impor
     """The cache key is made from the sources as the process read them when it imported them: code
     compiled from the old text is never cached under the new text's key; loading the file again
     reads it anew."""
-    from fisim.jit.generated import source_key
+    from fisim.engine.generated import source_key
     path = tmp_path / "always_first.py"
     path.write_text("from numba import njit\n\n\n@njit\ndef decide(pub, options, n, mem, rng):\n    return 0\n")
     imported = load_policy(str(path))

@@ -9,13 +9,15 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ["fisim.errors", "fisim.limits", "fisim.stats", "fisim.files", "fisim.version", "fisim.defaults", "fisim.arguments",
      "fisim.progress", "fisim.formatting"],
-    ["fisim.rules", "fisim.jit", "fisim.position", "fisim.reference", "fisim.transcript", "fisim.crosscheck",
-     "fisim.engine", "policies"],
-    ["fisim.cell", "fisim.grid", "fisim.results"],
+    ["fisim.jit"],                                      # the Numba toolkit: how things compile and call
+    ["fisim.rules", "fisim.position", "fisim.reference", "fisim.transcript"],
+    ["policies"],
+    ["fisim.engine"],                                   # the engine's assembly: every policy compiled with it
+    ["fisim.cell", "fisim.grid", "fisim.results", "fisim.crosscheck"],
     ["fisim.store"],
     ["fisim.tables"],
     ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.designing", "fisim.skill", "fisim.comparison",
-     "fisim.rankings", "fisim.reporting"],
+     "fisim.rankings", "fisim.stronger", "fisim.reporting"],
     ["fisim.cli", "fisim.__main__", "fisim"],
 ]
 

@@ -9,7 +9,7 @@ from support.board import ISLAND, SCRIPTED
 from support.midgame import MIDGAME, choices, game
 
 from fisim import grid
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
 from fisim.rules import state as st
 from fisim.rules.options import ACTION, LIFT, SHORE, SHORE2, field3, otype
 from fisim.store import file_digest, manifest_for

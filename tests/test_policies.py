@@ -11,7 +11,7 @@ from support.board import ISLAND
 from support.midgame import MIDGAME, PILE_ORDERS, choices, game  # the standard island with its tiles scrambled
 
 from fisim import engine
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_FLOOD
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_FLOOD
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.constants import SAND

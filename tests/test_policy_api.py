@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from fisim import engine
-from fisim.jit import runners
+from fisim.engine import runners
 from fisim.rules import state as st
 from fisim.rules import view
 from fisim.rules.config import C_CAPTURE, C_DECK, C_FLOODS, C_HAND_LIMIT, C_SKULL, C_SUNK_CARD_STAYS, make_config

@@ -2,6 +2,7 @@
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -76,3 +77,35 @@ fi
         ["expert,search:8", "tuned,search:8", "planner,search:8"]
     assert "--baseline" in report and "--disjoint" in report
     assert (tmp_path / "out" / "README.md").read_text() == "the report\n"
+
+
+REPORTS_SCRIPT = SKILL_SCRIPT.parent / "make_reports.sh"
+
+
+@pytest.mark.parametrize("games", ["150", "0"])
+def test_each_published_report_checks_its_conclusions_under_a_stronger_player(tmp_path, games):
+    """make_reports.sh sweeps each report, then writes its Markdown with `--stronger`: search:8 over
+    the published policy on STRONGER_GAMES deals per win rate (0: no check), its HTML from the
+    stores as they are."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    python = bin_dir / "python"                               # the scripts' python: this test's
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
+    fake = bin_dir / "fisim"
+    fake.write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path}/calls"\n')
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
+           "OUT": str(tmp_path / "out"), "POLICY": "expert", "STRONGER_GAMES": games,
+           "STRONGER_ARGS": "--threads 1"}
+    r = subprocess.run(["bash", REPORTS_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    calls = [c.split() for c in (tmp_path / "calls").read_text().splitlines()]
+    assert [c[0] for c in calls] == ["sweep", "report", "report"] * 3
+    for markdown, html in (calls[1:3], calls[4:6], calls[7:9]):
+        assert "--stronger" not in html
+        check = markdown[markdown.index("--stronger"):] if "--stronger" in markdown else []
+        assert check == ([] if games == "0" else
+                         ["--stronger", "search:8/expert", "--stronger-games", games, "--threads", "1"])
+    readme = (tmp_path / "out" / "README.md").read_text()
+    assert ("Would a stronger team agree?" in readme) == (games != "0")

@@ -33,7 +33,7 @@ from support.board import (
 )
 
 from fisim.engine import EngineGame
-from fisim.jit.entries import PHASE_DRAW, PHASE_FLOOD, PHASE_TURN
+from fisim.engine.entries import PHASE_DRAW, PHASE_FLOOD, PHASE_TURN
 from fisim.position import DRY, FLOODED, SUNK, TILE_CODES, PositionError
 from fisim.reference import Game
 from fisim.reference import setup as ref_setup

@@ -13,7 +13,7 @@ The board used most is ISLAND, the standard island with its tiles scrambled:
 """
 from support.board import ALL_TILES, ISLAND, island, options, play, position, tiles
 
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_TURN
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_TURN
 from fisim.rules import state as st
 
 

@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 from support.board import ALL_TILES, ISLAND, island, options, play, position, tiles
 
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
 from fisim.position import TILE_CODES
 from fisim.rules import state as st
 from fisim.rules.constants import LOSS_NAMES

@@ -11,7 +11,7 @@ import pytest
 from support.board import ISLAND, options, play, position, set_up
 
 from fisim import simulate
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_TURN
 from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig

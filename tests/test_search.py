@@ -13,8 +13,8 @@ from support.commands import run
 from support.midgame import MIDGAME, PILE_ORDERS, TREASURE_DRAWS, choices, game, piles
 
 from fisim import engine
-from fisim.jit import runners
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_PLAY_OUT, PHASE_REST
+from fisim.engine import runners
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_PLAY_OUT, PHASE_REST
 from fisim.rules import state as st
 from fisim.rules.config import SWITCHES, GameConfig
 from fisim.rules.constants import N_KINDS

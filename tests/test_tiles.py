@@ -13,7 +13,7 @@ from support.reports import md_tables, rate_ci
 import fisim
 from fisim import grid
 from fisim.crosscheck import result_of_row
-from fisim.jit.entries import PHASE_FLOOD
+from fisim.engine.entries import PHASE_FLOOD
 from fisim.position import TILE_CODES
 from fisim.reporting import data, write_report
 from fisim.results.games import cause_tiles

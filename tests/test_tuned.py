@@ -12,7 +12,7 @@ import pytest
 
 import policies
 from fisim import engine, grid
-from fisim.jit.generated import source_key
+from fisim.engine.generated import source_key
 from fisim.results.chunks import chunk_record
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import builtin_layout

@@ -4,8 +4,7 @@ import os
 import click
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, check_threads, on_interrupt, quiet_option
-from fisim.cli.sweep import run_cells
+from fisim.cli.options import POLICY_HELP, check_threads, on_interrupt, quiet_option, run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads

@@ -1,5 +1,6 @@
 """What the commands share: the options that fix one setting, --quiet, the checks of threads and
-formats, a results table printed as data, the progress bar and what Ctrl-C says."""
+formats, a results table printed as data, the progress bar, what Ctrl-C says and a sweep's playing
+with both."""
 import contextlib
 import logging
 import sys
@@ -8,7 +9,7 @@ import click
 
 from fisim import defaults
 from fisim.errors import ConfigError
-from fisim.limits import MAX_REPEAT, MAX_SEED, max_threads
+from fisim.limits import CHUNK_GAMES, MAX_REPEAT, MAX_SEED, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
 from fisim.rules.variant import MAX_SKULL
@@ -115,3 +116,45 @@ def progress_bar(show, **options):
 
     from fisim.progress import sized
     return tqdm(disable=not show, file=sys.stderr, **sized(sys.stderr), **options)
+
+
+def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
+              dask_local=None, quiet=False, trace_games=0):
+    """fisim.sweeping.run_sweep of `cells` into store `out` (the win chance traced over the first
+    `trace_games` games of each), with a progress bar on stderr (when it is a terminal and not
+    `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games they hold; the
+    store's table of cells."""
+    from fisim.store import Store, manifest_for
+    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, tracing, warm
+
+    def kept(exc):
+        if isinstance(exc, Interrupted):
+            return f"{exc.kept:,} games (the finished chunks) are kept in {out}: run the same command to resume"
+        return f"no game was played; the store {out} is as it was: run the same command to go on"
+
+    total = target["games"] * len(cells) if "games" in target else None
+    show = sys.stderr.isatty() and not quiet
+    manifest = manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games))
+    Store(out).extended_by(manifest)     # refused before compiling
+    with on_interrupt(kept):
+        warm(cells, trace_games > 0)     # a first run compiles here: the bar and its ETA count games only
+        with progress_bar(show, total=total, unit="game", unit_scale=True, desc=f"0/{len(cells)} cells") as bar:
+            done = [0]
+
+            def progress(n, cells_done):
+                done[0] += cells_done
+                bar.set_description(f"{done[0]}/{len(cells)} cells")
+                bar.update(n)
+
+            if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
+                try:
+                    import distributed  # noqa: F401  (sets up its log handlers, quietened here)
+                except ImportError:
+                    raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
+                for handler in logging.getLogger("distributed").handlers:
+                    handler.setLevel(logging.CRITICAL)
+            backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
+            return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
+                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
+                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr),
+                             trace_games=trace_games)

@@ -1,12 +1,10 @@
 """`fisim sweep`: play every cell of a grid into a results store, with a progress bar."""
-import logging
-import sys
 
 import click
 from click.core import ParameterSource
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, progress_bar, quiet_option
+from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, quiet_option, run_cells
 from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.errors import ConfigError
 from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED, MAX_TRACE_GAMES
@@ -84,45 +82,3 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
         with on_interrupt(f"the store {out} is complete: run the same command (or fisim report {out}) to write "
                           "its report"):
             make_report(out, None, formats, None)
-
-
-def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
-              dask_local=None, quiet=False, trace_games=0):
-    """fisim.sweeping.run_sweep of `cells` into store `out` (the win chance traced over the first
-    `trace_games` games of each), with a progress bar on stderr (when it is a terminal and not
-    `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games they hold; the
-    store's table of cells."""
-    from fisim.store import Store, manifest_for
-    from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, tracing, warm
-
-    def kept(exc):
-        if isinstance(exc, Interrupted):
-            return f"{exc.kept:,} games (the finished chunks) are kept in {out}: run the same command to resume"
-        return f"no game was played; the store {out} is as it was: run the same command to go on"
-
-    total = target["games"] * len(cells) if "games" in target else None
-    show = sys.stderr.isatty() and not quiet
-    manifest = manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games))
-    Store(out).extended_by(manifest)     # refused before compiling
-    with on_interrupt(kept):
-        warm(cells, trace_games > 0)     # a first run compiles here: the bar and its ETA count games only
-        with progress_bar(show, total=total, unit="game", unit_scale=True, desc=f"0/{len(cells)} cells") as bar:
-            done = [0]
-
-            def progress(n, cells_done):
-                done[0] += cells_done
-                bar.set_description(f"{done[0]}/{len(cells)} cells")
-                bar.update(n)
-
-            if scheduler or dask_local:     # a lost cluster is our one line, not distributed's logged tracebacks
-                try:
-                    import distributed  # noqa: F401  (sets up its log handlers, quietened here)
-                except ImportError:
-                    raise ConfigError(f"--{'scheduler' if scheduler else 'dask-local'}: {CLUSTER_EXTRA}") from None
-                for handler in logging.getLogger("distributed").handlers:
-                    handler.setLevel(logging.CRITICAL)
-            backend = DaskBackend(scheduler, dask_local) if (scheduler or dask_local) else LocalBackend(threads)
-            return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
-                             warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
-                             note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr),
-                             trace_games=trace_games)

@@ -1,3 +1,4 @@
-"""All that is particular to Numba: how each function is compiled (modes), the intrinsics, how the
-engine calls a policy (policy_call), the entry points, the generated modules and their cache key,
-and the runners that compile them (docs/engine.md)."""
+"""The Numba toolkit, below the rules and knowing nothing of the game: how each function is
+compiled (modes), the intrinsics, calling compiled code at an address and symbols (policy_call),
+modules written into the cache directory (cache), values compiled as constants (constants). The
+engine's assembly built with it is fisim.engine (docs/engine.md)."""

@@ -1,5 +1,5 @@
 """The compile cache's home: fisim writes small modules there for Numba to compile and cache
-(fisim.jit.generated: the engine and each policy's entry; policies/search.py: a search over another
+(fisim.engine.generated: the engine and each policy's entry; policies/search.py: a search over another
 policy), each named with a hash of every source it compiles.
 
 Numba's cache (cache=True) notices a change in the file of the function it caches, not in the files

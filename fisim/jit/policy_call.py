@@ -1,14 +1,13 @@
-"""How the engine calls a policy compiled apart from it.
+"""Calling compiled code that was compiled apart: a policy's entry, and the engine's play_out.
 
-The engine is compiled once for every policy (fisim.jit.runners): a policy's decide is compiled
-on its own, behind an entry taking ENTRY_TYPES (where the game array and the random streams are, and the
-number of options), and the engine calls that entry at the address its entry points keep in the
-game array (X_POLICY), with Numba's own calling convention: an exception the policy raises reaches
-the caller as from any compiled call. The entry hands decide what the engine would have handed it
-(`handed`), so a policy plays exactly as if compiled into the engine; compiling a new policy costs
-its own code only. pub and the options are handed read-only: a policy that wrote a code into the
-options would have the engine play it, legal or not.
-Interpreted (NUMBA_DISABLE_JIT=1), an address is the number of a Python entry (python_address).
+The engine is compiled once for every policy (fisim.engine.runners): a policy's decide is compiled
+on its own, behind an entry taking ENTRY_TYPES (where the game array and the random streams are,
+and the number of options), and the engine calls that entry at an address (`call_entry`; where the
+game array keeps it is fisim.rules.asking's), with Numba's own calling convention: an exception the
+policy raises reaches the caller as from any compiled call. A policy's code that plays games on
+(search's rollouts) calls the engine's play_out the same way (`call_play_out`, PLAY_OUT_TYPES), at
+the address the engine exports under the symbol PLAY_OUT, so no policy imports the engine.
+Interpreted (NUMBA_DISABLE_JIT=1), an address is the number of a Python function (python_address).
 """
 import numbers
 
@@ -20,14 +19,12 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic, overload
 
-from fisim.jit.intrinsics import python_meaning, read_only
-from fisim.jit.modes import inlined
-from fisim.rules.rng import POLICY
-from fisim.rules.state import MEM, MEM_SIZE, OPTS, SEEN_DECKS, X_POLICY
+from fisim.jit.intrinsics import python_meaning
 
 ENTRY_TYPES = (types.CPointer(types.int32), types.int64, types.CPointer(types.uint64))
-HANDED = SEEN_DECKS         # the game array's ints an entry views: through the policy's memory,
-assert HANDED >= OPTS and HANDED >= MEM + MEM_SIZE      # the options and the hidden piles
+# the engine's play_out: the game array and its size, the streams, the policy's address, the option
+PLAY_OUT_TYPES = (types.CPointer(types.int32), types.int64, types.CPointer(types.uint64), types.int64, types.int64)
+PLAY_OUT = "fisim_play_out"     # the symbol the engine's play_out is exported as (fisim.engine.runners)
 _python_entries = []        # interpreted: the entries, an address being an index into this list + 1
 _python_symbols = {}        # interpreted: the exported names' addresses
 _python_arrays = {}         # interpreted: the exported arrays, by name
@@ -37,14 +34,6 @@ def python_address(entry):
     """Interpreted: the address under which the engine calls the Python function `entry`."""
     _python_entries.append(entry)
     return len(_python_entries)
-
-
-@inlined
-def handed(g, streams, n, seen):
-    """What a policy's decide is handed at a decision of game array g: pub (g's first `seen` ints:
-    P_SIZE, or SEEN_DECKS for the clairvoyant reference) and the n options, both read-only, its
-    memory and its random stream."""
-    return read_only(g[:seen]), read_only(g[OPTS:OPTS + n]), g[MEM:MEM + MEM_SIZE], streams[POLICY:POLICY + 1]
 
 
 def chosen(index):
@@ -58,7 +47,7 @@ def chosen(index):
 @overload(chosen)
 def _chosen(index):
     """An integer of any width as int64; anything else as it is, so that the entry's return type
-    shows it and fisim.jit.runners refuses the policy (a tuple would be written past the int64
+    shows it and fisim.engine.runners refuses the policy (a tuple would be written past the int64
     the engine reads, a float read as an index)."""
     if isinstance(index, types.Integer):
         return lambda index: np.int64(index)
@@ -67,24 +56,47 @@ def _chosen(index):
 
 @python_meaning(lambda address, g, n, streams: _python_entries[address - 1](g, n, streams))
 @intrinsic
-def _call_at(typingctx, address, g, n, streams):
+def call_entry(typingctx, address, g, n, streams):
     """The policy entry at `address`, called on game array g's and the streams' data."""
-    if not (isinstance(g, types.Array) and g.dtype == types.int32 and isinstance(streams, types.Array)
-            and streams.dtype == types.uint64 and n == types.int64):
-        raise TypingError(f"the engine calls a policy on an int32 game array, int64 n and uint64 streams, "
+    if not (_game_arrays(g, streams) and n == types.int64):
+        raise TypingError(f"a policy's entry takes an int32 game array, int64 n and uint64 streams, "
                           f"not {g}, {n}, {streams}")
+    return types.int64(types.int64, g, n, streams), _call(ENTRY_TYPES, lambda game, count, rng: (game.data, count,
+                                                                                                  rng.data))
 
+
+@python_meaning(lambda address, g, streams, policy, c: _python_entries[address - 1](g, len(g), streams, policy, c))
+@intrinsic
+def call_play_out(typingctx, address, g, streams, policy, c):
+    """The engine's play_out at `address` (symbol_address(PLAY_OUT)): game array g played on to its
+    end from option c, the policy whose entry is at address `policy` deciding."""
+    if not (_game_arrays(g, streams) and policy == types.int64 and c == types.int64):
+        raise TypingError(f"play_out takes an int32 game array, uint64 streams and int64 policy and option, "
+                          f"not {g}, {streams}, {policy}, {c}")
+    return types.int64(types.int64, g, streams, policy, c), _call(
+        PLAY_OUT_TYPES, lambda game, rng, policy_, c_: (game.data, game.nitems, rng.data, policy_, c_))
+
+
+def _game_arrays(g, streams):
+    return (isinstance(g, types.Array) and g.dtype == types.int32 and isinstance(streams, types.Array)
+            and streams.dtype == types.uint64)
+
+
+def _call(argument_types, arguments):
+    """The codegen of a call to the function at the address an intrinsic is handed first, taking
+    `argument_types` and returning an int64: `arguments` makes them of the intrinsic's others
+    (arrays as Numba's array structures: their data pointer and size)."""
     def codegen(context, builder, signature, args):
-        _, game, count, rng = args
-        arguments = (context.make_array(g)(context, builder, game).data, count,
-                     context.make_array(streams)(context, builder, rng).data)
-        function_type = context.call_conv.get_function_type(types.int64, ENTRY_TYPES)
+        values = [context.make_array(t)(context, builder, v) if isinstance(t, types.Array) else v
+                  for t, v in zip(signature.args[1:], args[1:])]
+        function_type = context.call_conv.get_function_type(types.int64, argument_types)
         function = builder.inttoptr(args[0], function_type.as_pointer())
-        status, chosen = context.call_conv.call_function(builder, function, types.int64, ENTRY_TYPES, arguments)
+        status, result = context.call_conv.call_function(builder, function, types.int64, argument_types,
+                                                         arguments(*values))
         with cgutils.if_unlikely(builder, status.is_error):
             context.call_conv.return_status_propagate(builder, status)
-        return chosen
-    return types.int64(types.int64, g, n, streams), codegen
+        return result
+    return codegen
 
 
 def export(name, address):
@@ -108,20 +120,6 @@ def symbol_address(typingctx, name):
         symbol = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), []), name.literal_value)
         return builder.ptrtoint(symbol, ir.IntType(64))
     return types.int64(name), codegen
-
-
-@inlined
-def put_policy(g, address):
-    """Keep the address of the policy's compiled entry in game array g."""
-    g[X_POLICY] = address & 0xFFFFFFFF
-    g[X_POLICY + 1] = address >> 32
-
-
-@inlined
-def policy_at(g, rng, n):
-    """The choice among the n options of g of the policy whose entry's address g keeps."""
-    address = (np.int64(g[X_POLICY]) & 0xFFFFFFFF) | (np.int64(g[X_POLICY + 1]) << 32)
-    return _call_at(address, g, n, rng)
 
 
 def export_array(name, array):

@@ -8,6 +8,7 @@ only the stores.
     ladder     what a ladder's report says (fisim.skill)
     design     what a design's report says (fisim.designing)
     agreement  whether two policies rank a sweep's cells alike (fisim.rankings), as sections
+    stronger   whether a stronger player keeps a sweep's conclusions (fisim.stronger), as a section
     figures    the matplotlib figures (Agg canvas)
     html       the Jinja2 template (templates/report.html.j2) rendered with embedded figures
     markdown   the Markdown summary
@@ -70,7 +71,7 @@ def write_ladder(directory, order=()):
 def build(directories, title=None, agreements=(), baseline=None, disjoint=False, notes=()):
     """The Report of `directories` (see write_report): each one's, in order, set in the first's."""
     from fisim.errors import ConfigError
-    from fisim.reporting import agreement, data, design, ladder, sections
+    from fisim.reporting import agreement, data, design, ladder, sections, stronger
     from fisim.reporting.document import Report, slug
     parts = []
     for directory in directories:
@@ -83,6 +84,7 @@ def build(directories, title=None, agreements=(), baseline=None, disjoint=False,
         sweep = data.read(directory)
         if not agreements:
             parts.append(sections.build(sweep))
+            stronger.add_to(parts[-1], directory, sweep)
             continue
         by = agreement.ranked_axis(sweep.cells)
         if by is None:

@@ -1,15 +1,15 @@
 """R-TURN and everything a turn sets off: actions, draws, Waters Rise!, floods, sinking, swimming,
 the hand limit, special-card windows, the win and the losses. The event order is docs/model.md's.
 
-Compiled once into the engine every policy shares (fisim.jit.runners), which asks the policy
-whose compiled entry the game array points to (fisim.jit.policy_call). Every function here handles
+Compiled once into the engine every policy shares (fisim.engine.runners), which asks the policy
+whose compiled entry the game array points to (fisim.rules.asking). Every function here handles
 only views of the game array and the streams that an entry point keeps alive
 (fisim.jit.intrinsics.uncounted): they are compiled without reference counting.
 """
 from fisim.jit.modes import compiled, inlined
-from fisim.jit.policy_call import policy_at
 from fisim.rules import events as ev
 from fisim.rules.actions import actor_of, apply_action, apply_special, list_options, swim_reach, win_available
+from fisim.rules.asking import policy_at
 from fisim.rules.config import (
     C_ACTIONS,
     C_DRAWS,

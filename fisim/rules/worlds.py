@@ -6,7 +6,7 @@ each group a Waters Rise! put back on top (R-DRAW-WR) staying a group above the 
 Every random stream of the world is new, so no rollout can learn the game's own future draws.
 
 rollout_world is what a search plays: a sampled world, or, for the clairvoyant reference the engine
-hands the hidden piles (its entry in fisim.jit.runners, policies.sees_decks), the piles as they lie.
+hands the hidden piles (its entry in fisim.engine.runners, policies.sees_decks), the piles as they lie.
 """
 from fisim.jit.modes import compiled
 from fisim.rules.constants import N_KINDS, N_TILES

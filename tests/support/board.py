@@ -11,7 +11,7 @@ import numpy as np
 
 from fisim import engine
 from fisim.engine import EngineGame
-from fisim.jit.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
+from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
 from fisim.position import CARD_CODES, DRY, FLOODED, SUNK, TILE_CODES, parse_position
 from fisim.reference import Game, GameOver
 from fisim.reference import turn as ref_turn
@@ -341,7 +341,7 @@ class Run:
 
 
 def play(p, phase, script=(), sink=None, seed=None, after=None):
-    """Run a phase (fisim.jit.entries.PHASE_*) from position `p` on the engine with a scripted
+    """Run a phase (fisim.engine.entries.PHASE_*) from position `p` on the engine with a scripted
     policy choosing `script` (option words) in order, and the same on the reference; check that
     both log the same events, ask the same decisions and leave the same state. `after` (a Run)
     goes on from where that run stopped instead of from `p`."""

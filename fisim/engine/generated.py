@@ -4,9 +4,10 @@ Numba's cache (cache=True) notices a change in the file of the function it cache
 files that function calls into; so only these generated modules are cached, and each file's name
 carries a hash of every source it compiles and of the Numba version (`source_key`): a change
 anywhere compiles afresh (DESIGN: "key the cache on the package version").
-- the engine (`engine_<key>.py`), one for every policy: the entry points of fisim.jit.entries,
+- the engine (`engine_<key>.py`), one for every policy: the entry points of fisim.engine.entries,
   which play games (and trace the win chance over them) calling the policy whose compiled entry
-  they are handed (fisim.jit.policy_call);
+  they are handed (fisim.rules.asking); and play_out, which a search's rollouts call at the
+  address the engine exports (fisim.jit.policy_call.call_play_out);
 - per policy (`policy_<name>_<key>.py`), its decide behind the entry the engine calls, handed pub
   (or, as `seer_<name>_<key>.py`, for a built-in clairvoyant reference only, the game array through
   the hidden piles: policies.sees_decks): a new or edited policy compiles only its own code.
@@ -22,7 +23,9 @@ from fisim.version import VERSION
 _PACKAGE_DIR = Path(__file__).parent.parent       # fisim/
 ENGINE = '''"""fisim: the rules engine, for every policy (generated; safe to delete)."""
 from numba import njit
-from fisim.jit import entries
+from fisim.engine import entries
+from fisim.jit.intrinsics import array_at
+from fisim.rules.rng import N_STREAMS
 
 
 @njit(cache=True, nogil=True)
@@ -41,8 +44,9 @@ def record_game(g, rng, policy, master_seed, game, repeat, out):
 
 
 @njit(cache=True)
-def play_out(g, rng, policy, c):
-    entries.play_out_with(g, rng, policy, c)
+def play_out(game, size, streams, policy, c):
+    entries.play_out_with(array_at(game, size), array_at(streams, N_STREAMS), policy, c)
+    return 0
 
 
 @njit(cache=True)
@@ -52,7 +56,8 @@ def run_phase(g, rng, policy, phase, arg):
 POLICY = '''"""fisim: policy {name}'s decide, behind the entry the engine calls (generated; safe to delete)."""
 from numba import njit
 from fisim.jit.intrinsics import array_at
-from fisim.jit.policy_call import HANDED, chosen, handed
+from fisim.jit.policy_call import chosen
+from fisim.rules.asking import HANDED, handed
 from fisim.rules.rng import N_STREAMS
 {import_decide}
 
@@ -68,8 +73,10 @@ _digests = {}       # an engine source file -> the hash of its bytes as first re
 
 
 def _engine_sources():
-    """The files the engine compiles: the rules and the Numba machinery."""
-    return sorted((_PACKAGE_DIR / "rules").glob("*.py")) + sorted((_PACKAGE_DIR / "jit").glob("*.py"))
+    """The files the engine compiles: the rules, the Numba toolkit, the entry points and the
+    generated modules' text."""
+    return (sorted((_PACKAGE_DIR / "rules").glob("*.py")) + sorted((_PACKAGE_DIR / "jit").glob("*.py"))
+            + [_PACKAGE_DIR / "engine" / "entries.py", Path(__file__)])
 
 
 def source_key(policy=None):

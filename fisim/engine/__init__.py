@@ -1,6 +1,8 @@
 """Playing games with the compiled engine: batches of games into result rows, the same with the
 team's win chance traced over each, one game with its transcript, and a hand-built position for the
-rule tests. What is compiled, and how, is fisim.jit's (docs/engine.md).
+rule tests. The engine's assembly, above the policies: the entry points the rules are compiled
+into with every policy (entries), the modules generated for Numba's cache (generated) and the
+runners that compile and call them (runners), built with the toolkit of fisim.jit (docs/engine.md).
 """
 import contextlib
 import logging
@@ -12,8 +14,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from fisim.engine.runners import bulk_arguments, first_use, policy_arg, prepare, runner
 from fisim.errors import ConfigError, EngineError
-from fisim.jit.runners import bulk_arguments, first_use, policy_arg, prepare, runner
 from fisim.limits import MAX_ENGINE_SEED, MAX_GAME, MAX_REPEAT, TRACE_ROUNDS
 from fisim.rules import state as st
 from fisim.rules.actions import list_options
@@ -165,7 +167,7 @@ def play_batch(layout, config, policy, seed, first_game, n_games, threads=None, 
 def trace_batch(layout, config, policy, seed, first_game, n_games, worlds, threads=None, repeat=0):
     """The team's chance of winning over games first_game .. first_game+n_games-1 (as play_batch
     plays them), estimated at the start of each round from `worlds` sampled worlds the policy plays
-    on (fisim.jit.entries.trace_block): (traces, rows), traces[i] the worlds won at the start of
+    on (fisim.engine.entries.trace_block): (traces, rows), traces[i] the worlds won at the start of
     each round of game i (at most TRACE_ROUNDS rounds), then its end (`worlds` won, 0 lost), then
     -1; rows[i] its result row. Independent of `threads`, as play_batch is; checked as it is."""
     checked(config, seed, first_game, n_games, repeat)
@@ -314,7 +316,7 @@ class EngineGame:
             g[st.P_LIFT] = 0
 
     def run(self, phase, policy, arg=0, script=()):
-        """Run a part of a turn (fisim.jit.entries.PHASE_*) with a policy; `script` (option codes)
+        """Run a part of a turn (fisim.engine.entries.PHASE_*) with a policy; `script` (option codes)
         is put in the policy's memory for a scripted policy. Returns the events it logged."""
         self.g[st.MEM:st.MEM + st.MEM_SIZE] = 0
         self.g[st.P_POLICY_ARG] = policy_arg(policy)

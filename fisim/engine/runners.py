@@ -3,7 +3,7 @@ compile, its units compiled at the same time in this process and child processes
 
 A unit is the engine's entry point used (run_games for bulk play, record_game for a transcript)
 or one policy's entry (with the entries of the policies its compiled code plays: PLAYS). Each is
-compiled by Numba into the cache directory (fisim.jit.generated); a marker file beside its
+compiled by Numba into the cache directory (fisim.engine.generated); a marker file beside its
 generated module says it is there. The engine and a policy are separate compile units, so a first
 run compiles the engine here while a child compiles the policy, and two cores take the time of
 the larger; this process then loads the policy from the cache. A unit a child could not compile
@@ -22,13 +22,14 @@ import numpy as np
 from numba import config, types
 
 import policies
+from fisim.engine import generated
 from fisim.errors import EngineError
-from fisim.jit import generated
-from fisim.jit.policy_call import ENTRY_TYPES, export, python_address
+from fisim.jit.policy_call import ENTRY_TYPES, PLAY_OUT, PLAY_OUT_TYPES, export, python_address
 from fisim.rules.state import P_SIZE, R_SIZE, SEEN_DECKS
 
 log = logging.getLogger("fisim.engine")     # the command line shows its INFO messages on stderr
 _runners = {}
+_play_out = None     # the address exported_play_out registered
 _preparing = threading.Lock()
 
 
@@ -46,22 +47,24 @@ class Runner:
     @property
     def address(self):
         """Where the policy's entry is compiled (compiling it, or loading it from the cache, on
-        first use), after the entries of the policies its code plays (Policy.plays) are exported. A
-        decide that does not return an int is refused here, before it plays (EngineError)."""
+        first use), after the entries of the policies its code plays (Policy.plays), and the
+        engine's play_out they play on with, are exported. A decide that does not return an int is
+        refused here, before it plays (EngineError)."""
         if self._address is None:
+            if self.policy.plays:
+                exported_play_out()
             for played in self.policy.plays:
                 exported(played)
             entry = self.decide.entry
             if config.DISABLE_JIT:
                 self._address = np.int64(python_address(entry))
             else:
-                entry.compile(ENTRY_TYPES)
-                result = entry.overloads[ENTRY_TYPES]
+                result = _compiled(entry, ENTRY_TYPES)
                 returned = result.signature.return_type
                 if returned != types.int64:     # (policy_call.chosen made any integer int64)
                     raise EngineError(f"policy {self.policy.NAME}: decide() must return an int, the index of "
                                       f"the option chosen, on every path; it returns {returned}")
-                self._address = np.int64(result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
+                self._address = _pointer(result)
         return self._address
 
     def marker(self, entry=None):
@@ -95,6 +98,29 @@ def exported(policy):
     name = policy.symbol
     export(name, runner(policy).address)
     return name
+
+
+def exported_play_out():
+    """Register the engine's play_out as the symbol PLAY_OUT, once in a process (compiling it, or
+    loading it from the cache): a search's compiled code calls it there (policy_call.call_play_out),
+    so no policy imports the engine."""
+    global _play_out
+    if _play_out is None:
+        play_out = generated.engine_module().play_out
+        _play_out = python_address(play_out) if config.DISABLE_JIT else _pointer(_compiled(play_out, PLAY_OUT_TYPES))
+        export(PLAY_OUT, _play_out)
+
+
+def _compiled(dispatcher, signature):
+    """The compile result of a Numba dispatcher for argument types `signature` (compiling it, or
+    loading it from the cache, the first time)."""
+    dispatcher.compile(signature)
+    return dispatcher.overloads[signature]
+
+
+def _pointer(result):
+    """Where a compile result's function is in this process, for a call at its address."""
+    return np.int64(result.library.get_pointer_to_function(result.fndesc.llvm_func_name))
 
 
 def policy_arg(policy):
@@ -201,7 +227,7 @@ def _child(unit):
     """A child process compiling `unit` into the cache (this package on its path)."""
     root = str(Path(__file__).parent.parent.parent)     # the folder that holds the package
     path = os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p])
-    return subprocess.Popen([sys.executable, "-m", "fisim.jit.runners", *map(_argument, unit)],
+    return subprocess.Popen([sys.executable, "-m", "fisim.engine.runners", *map(_argument, unit)],
                             env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
@@ -212,7 +238,7 @@ def compile_engine_entry(entry):
     from fisim.rules.config import GameConfig
     from fisim.rules.layouts import builtin_layout
     from fisim.rules.rng import N_STREAMS
-    from fisim.rules.state import P_STATUS, WON, new_game_array
+    from fisim.rules.state import new_game_array
     layout, settings = builtin_layout("standard"), GameConfig()
     run = runner(policies.load_policy("random"))
     rng = np.zeros(N_STREAMS, np.uint64)
@@ -228,8 +254,7 @@ def compile_engine_entry(entry):
     elif entry == "record_game":
         run.record_game(g, rng, np.uint64(0), np.int64(0), np.int64(0), np.zeros(R_SIZE, np.int32))
     elif entry == "play_out":
-        g[P_STATUS] = WON
-        run.engine.play_out(g, rng, np.int64(0), np.int64(0))
+        exported_play_out()
     elif entry == "run_phase":
         run.engine.run_phase(g, rng, np.int64(0), np.int64(-1), np.int64(0))
     else:

@@ -1,5 +1,5 @@
-"""What the engine's entry points do (fisim.jit.runners compiles them once for every policy, the
-address of the policy's compiled entry given as `policy`: fisim.jit.policy_call). Each is inlined
+"""What the engine's entry points do (fisim.engine.runners compiles them once for every policy, the
+address of the policy's compiled entry given as `policy`: fisim.rules.asking). Each is inlined
 into the one entry point that calls it.
 
 `run_block` plays consecutive game indices into result rows; each game's randomness comes only
@@ -11,7 +11,7 @@ import numpy as np
 
 from fisim.jit.intrinsics import uncounted
 from fisim.jit.modes import inlined
-from fisim.jit.policy_call import put_policy
+from fisim.rules.asking import put_policy
 from fisim.rules.rng import N_STREAMS, game_seed, keyed_hash, repeat_policy_stream
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (

@@ -1,0 +1,436 @@
+"""Would a stronger team agree? A sweep's headline conclusions, as its report states them, checked
+under a stronger player on a sample of the same deals.
+
+A conclusion rests on arms: the cells a report pools into one win rate and compares (a player count
+at a level, a team over the levels, an island, a rule reading over the levels and player counts).
+The check plays the first games of the arms' cells again, by the published player (the sweep's
+first policy: a replay of the sweep's own games, which the check confirms game by game) and by the
+stronger one, into one results store per kind of conclusion beside the sweep's (DIR/stronger/KIND:
+fisim.sweeping.run_sweep, so resumable, Ctrl-C safe and grown by a larger sample), under the sweep's
+seed: game i is the same deal for both players and for the sweep. Every arm gets at least the
+deals asked for, spread evenly over its cells.
+
+A conclusion is a set of claims "arm A wins more than arm B", in the report's order (its point
+estimates); for a rule reading, its effect against the official rules, sign and size. A claim is
+checked by the stronger player's difference A − B on the sample, with its 95% interval:
+
+    holds          it excludes 0 on the report's side; or neither it nor the report's excludes 0
+                   (neither player orders the two)
+    does not hold  it excludes 0 on the other side (the order reverses)
+    not settled    it includes 0 where the report's excludes 0 (the sample cannot tell)
+
+and a rule reading's size holds unless the change of its effect from the published player to the
+stronger one, paired on the same deals, excludes 0. A conclusion holds when every claim of it
+holds, does not hold when one does not, and is not settled otherwise.
+"""
+import json
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from fisim.comparison import mean_difference
+from fisim.errors import ConfigError
+from fisim.reporting import data
+from fisim.rules.config import level_position
+
+FOLDER = "stronger"             # DIR/stronger: the check's stores, one per kind of conclusion
+SECONDS = "seconds.json"        # DIR/stronger/seconds.json: per policy, the games it played there and their time
+KINDS = ("player-counts", "teams", "islands", "rules")
+HOLDS, UNSETTLED, FAILS = "holds", "not settled", "does not hold"
+VERDICTS = (HOLDS, UNSETTLED, FAILS)        # best first
+MATCH = ("level", "players", "team")        # what pairs the cells of two arms on the same deals
+
+
+@dataclass
+class Arm:
+    """Cells of the sweep pooled into one win rate: {what pairs a cell with another arm's: the
+    sweep's cell key}."""
+    label: str
+    cells: dict
+
+
+@dataclass
+class Claim:
+    """`above` wins more than `below` in the report (a rule reading's claim: its effect, the
+    reading less its baseline, of either sign, and its size)."""
+    kind: str
+    conclusion: str
+    above: Arm
+    below: Arm
+    paired: bool
+    size: bool = False
+
+
+@dataclass
+class Part:
+    """The games one kind of conclusion needs: the sweep's cells (manifest records) and the games
+    of each, played into `path`."""
+    kind: str
+    path: Path
+    records: list
+    games: int
+
+
+@dataclass
+class Check:
+    """A sweep's conclusions checked under one stronger policy: one row per claim and per
+    conclusion (docs/report-tables.md), and what the check cost."""
+    published: str              # NAME@VERSION
+    stronger: str
+    claims: pd.DataFrame
+    conclusions: pd.DataFrame
+    cost: dict                  # games and seconds of each player in the check; the sweep's games of the published
+    replay: tuple               # (games replayed, of them won or lost otherwise than in the sweep)
+    missing: int                # cells the conclusions rest on that the check has not played
+    sources: list               # the check's stores, as the report names them
+
+
+# --- the conclusions ---------------------------------------------------------------------------
+
+def claims(sweep):
+    """Every claim of the sweep's headline conclusions (fisim.reporting.data.Sweep), kind by kind."""
+    return [*_player_counts(sweep), *_teams(sweep), *_islands(sweep), *_rules(sweep)]
+
+
+def _keyed(cells, by=MATCH):
+    return {tuple(r[k] for k in by) if len(by) > 1 else r[by[0]]: r["cell"] for _, r in cells.iterrows()}
+
+
+def players_label(sweep, players):
+    """'3 players', or '1 player (solo)' for a count the main slice shows under other rules."""
+    rules = sweep.main_rules(players)
+    note = f" ({rules})" if rules != sweep.baseline("rules") else ""
+    return f"{players} player{'s' if players != 1 else ''}{note}"
+
+
+def _player_counts(sweep):
+    """At each level, the player counts in the order of the main slice's win rates (teams pooled),
+    each above the next. Not paired: the counts deal different hands."""
+    main, table = sweep.main(), data.by_level(sweep)
+    if table["players"].nunique() < 2:
+        return []
+    out = []
+    for level in sorted(set(table["level"]), key=level_position):
+        rows = table[table["level"] == level].sort_values(["rate", "players"], ascending=[False, True], kind="stable")
+        arms = [Arm(players_label(sweep, p), _keyed(main[(main["level"] == level) & (main["players"] == p)], ("team",)))
+                for p in rows["players"]]
+        text = f"{level}: " + " > ".join(arm.label for arm in arms)
+        out += [Claim("player-counts", text, a, b, False) for a, b in zip(arms, arms[1:])]
+    return out
+
+
+def _teams(sweep):
+    """Per player count, the strongest team above the next and the one before the last above the
+    weakest (levels pooled), paired level by level."""
+    ranked = data.teams(sweep)
+    if ranked is None:
+        return []
+    ranking, _ = ranked
+    main = sweep.main()
+    out = []
+    for players, group in ranking.groupby("players"):
+        if not group["mark"].any():
+            continue
+        teams = list(group["team"])
+        arm = {t: Arm(t, _keyed(main[(main["players"] == players) & (main["team"] == t)], ("level",))) for t in teams}
+        label = players_label(sweep, players)
+        out.append(Claim("teams", f"strongest team at {label}: {teams[0]}", arm[teams[0]], arm[teams[1]], True))
+        out.append(Claim("teams", f"weakest team at {label}: {teams[-1]}", arm[teams[-2]], arm[teams[-1]], True))
+    return out
+
+
+def _islands(sweep):
+    """The islands, easiest first (levels, players and teams pooled), each above the next, paired
+    on the same deals."""
+    if len(sweep.values("layout")) < 2:
+        return []
+    order = list(data.by_layout(sweep)["layout"])[::-1]
+    cells = data.island_cells(sweep)
+    arms = [Arm(name, _keyed(cells[cells["layout"] == name])) for name in order]
+    return [Claim("islands", "the islands' order, easiest first", a, b, True) for a, b in zip(arms, arms[1:])]
+
+
+def _rules(sweep):
+    """Each rule reading against its baseline (the official rules), levels and players pooled,
+    paired on the same deals: its sign and size."""
+    result = data.comparison(sweep, "rules", lambda v: not data.set_cell(v))
+    if result is None:
+        return []
+    cells = result.cells
+    out = []
+    for _, row in result.overall.iterrows():
+        reading, base = Arm(row["rules"], _keyed(cells[cells["rules"] == row["rules"]])), \
+            Arm(row["baseline"], _keyed(cells[cells["rules"] == row["baseline"]]))
+        out.append(Claim("rules", f"{row['rules']} against {row['baseline']}", reading, base, True, size=True))
+    return out
+
+
+# --- the games ---------------------------------------------------------------------------------
+
+def published_policy(sweep):
+    """The published player: the sweep's first policy, as its cells name it (a name or a file)."""
+    label = sweep.baseline("policy")
+    from fisim.store import policy_labels
+    return next(given for given, shown in policy_labels(sweep.manifest).items() if shown == label)
+
+
+def plan(directory, sweep, games):
+    """The Parts of the check of the sweep store `directory` with `games` deals per arm (a part
+    whose store already holds more plays up to what it holds)."""
+    by_kind = {}
+    for claim in claims(sweep):
+        by_kind.setdefault(claim.kind, []).append(claim)
+    records = {r["key"]: r for r in sweep.manifest["cells"]}
+    played = sweep.cells.set_index("cell")["games"]
+    parts = []
+    for kind, mine in by_kind.items():
+        arms = [arm for claim in mine for arm in (claim.above, claim.below)]
+        keys = list(dict.fromkeys(key for arm in arms for key in arm.cells.values()))
+        per_cell = math.ceil(games / min(len(arm.cells) for arm in arms))
+        path = Path(directory) / FOLDER / kind
+        per_cell = min(max(per_cell, _stored_target(path)), int(played[keys].min()))
+        parts.append(Part(kind, path, [records[k] for k in keys], per_cell))
+    return parts
+
+
+def _stored_target(path):
+    from fisim.store import Store
+    return Store(path).read_manifest()["target"]["games"] if (path / "manifest.json").exists() else 0
+
+
+def cell_of(record, manifest, policy=None):
+    """The Cell of a sweep's manifest record, played by `policy` (default: the record's own):
+    the same deals. ConfigError when the record cannot be dealt again (a layout file moved or
+    changed)."""
+    from fisim.cell import Cell
+    from fisim.rules.config import GameConfig
+    from fisim.rules.layouts import BUILTIN_NAMES
+    from fisim.rules.variant import make_variant
+    from fisim.store import file_digest
+    layout = record["layout"]
+    if layout not in BUILTIN_NAMES:
+        found = [p for p, digest in manifest["files"].items()
+                 if Path(p).name == layout and Path(p).is_file() and file_digest(p) == digest]
+        if not found:
+            raise ConfigError(f"the sweep's island file {layout} is not where the sweep read it, as it was: "
+                              "its deals cannot be played again")
+        layout = found[0]
+    variant = record.get("variant")
+    switches = tuple(sorted(s for s in record["rules"].split("+") if s not in ("official", variant)))
+    team = None if record["team"] == "random" else tuple(record["team"].split("+"))
+    if variant:
+        plain = GameConfig(players=record["players"], level=record["level"], switches=frozenset(switches)).parameters
+        numbers = {k: v for k, v in record["parameters"].items()
+                   if v != (list(plain[k]) if isinstance(plain[k], tuple) else plain[k])}
+        variant = make_variant(numbers, variant, f"the sweep's variant {variant}")
+    cell = Cell(layout, record["level"], record["players"], team, record["policy"], switches, variant or None,
+                record.get("repeat", 0))
+    if cell.key != record["key"]:
+        raise ConfigError(f"cannot deal the sweep's cell [{record['level']}, {record['players']} players, "
+                          f"{record['team']}, {record['rules']}] again with this fisim")
+    return cell if policy is None else Cell(cell.layout, cell.level, cell.players, cell.team, policy, cell.rules,
+                                            cell.variant, cell.repeat)
+
+
+def prepare(directory, stronger, games):
+    """What the check of the sweep store `directory` under policy `stronger` plays, checked before
+    anything is: [(Part, published cells, stronger cells)] and the sweep. ConfigError (a
+    StoreError) in one line for a policy that is the published one, a sweep with no conclusion to
+    check or a store the check cannot extend."""
+    from fisim.reporting import ladder
+    from fisim.store import Store, manifest_for
+    from policies import resolve
+    if ladder.is_ladder(directory):
+        raise ConfigError(f"--stronger checks a sweep store's conclusions; {directory} is a ladder's directory")
+    sweep = data.read(directory)
+    published = published_policy(sweep)
+    if resolve(stronger).given == resolve(published).given:
+        raise ConfigError(f"--stronger {stronger} is the published player; give a stronger one, such as "
+                          f"search:8/{published}")
+    parts = plan(directory, sweep, games)
+    if not parts:
+        raise ConfigError(f"nothing to check in {directory}: its report orders no player counts, teams, islands "
+                          "or rule readings")
+    planned = []
+    for part in parts:
+        cells = [[cell_of(r, sweep.manifest, policy) for r in part.records] for policy in (published, stronger)]
+        Store(part.path).extended_by(manifest_for(cells[0] + cells[1], sweep.manifest["seed"],
+                                                  {"games": part.games}, False))
+        planned.append((part, *cells))
+    return planned, sweep
+
+
+def play(directory, stronger, games, run=None):
+    """Play (or resume, or grow) the check of the sweep store `directory` under policy `stronger`
+    with `games` deals per arm. `run(cells, path, seed, target)` plays cells into a store
+    (default fisim.sweeping.run_sweep, the command line's with its progress bar); each player's
+    games and time (its compile and the loading of its code left out) are added to
+    DIR/stronger/seconds.json, also when Ctrl-C stops it."""
+    from fisim.cell import play as play_games
+    from fisim.sweeping import run_sweep, warm
+    planned, sweep = prepare(directory, stronger, games)
+    run = run or (lambda cells, path, seed, target: run_sweep(cells, path, seed, target))
+    seed = sweep.manifest["seed"]
+    for part, *arms in planned:
+        for cells in arms:
+            warm(cells)
+            play_games(cells[0], seed, 0, 1, threads=1)     # loads the compiled code: its time is not the games'
+            _timed(Path(directory) / FOLDER, cells, lambda: run(cells, part.path, seed, {"games": part.games}),
+                   part.path)
+
+
+def _timed(folder, cells, run, path):
+    """run(), its games and seconds added to the policy's in folder/SECONDS."""
+    before = _games(path, cells)
+    start = time.perf_counter()
+    try:
+        run()
+    finally:
+        seconds = time.perf_counter() - start
+        from fisim.files import atomic_write
+        file = folder / SECONDS
+        spent = json.loads(file.read_text()) if file.exists() else {}
+        label = cells[0].policy.label
+        mine = spent.setdefault(label, {"games": 0, "seconds": 0.0})
+        mine["games"] += _games(path, cells) - before
+        mine["seconds"] += seconds
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(file, lambda p: p.write_text(json.dumps(spent, indent=1, sort_keys=True)))
+
+
+def _games(path, cells):
+    """The games of `cells` that the store at `path` holds (0 with no store)."""
+    if not (Path(path) / "manifest.json").exists():
+        return 0
+    from fisim.tables import load
+    frame = load(path)
+    return int(frame.loc[frame["cell"].isin([c.key for c in cells]), "games"].sum())
+
+
+# --- the verdicts ------------------------------------------------------------------------------
+
+def sign_verdict(report, stronger):
+    """A claim's verdict from the report's (difference, low, high) and the stronger player's."""
+    d, low, high = report
+    s, s_low, s_high = stronger
+    if s_low > 0 or s_high < 0:
+        return HOLDS if d == 0 or (s > 0) == (d > 0) else FAILS
+    return HOLDS if low <= 0 <= high else UNSETTLED
+
+
+def size_verdict(change):
+    """A rule reading's size: it holds unless the change of its effect excludes 0."""
+    _, low, high = change
+    return HOLDS if low <= 0 <= high else FAILS
+
+
+def worst(verdicts):
+    return max(verdicts, key=VERDICTS.index, default=HOLDS)
+
+
+def checks(directory, sweep):
+    """The checks of the sweep store `directory` (its Sweep read) that DIR/stronger holds: one
+    Check per stronger policy played there, none when nothing was."""
+    from fisim.store import policy_labels, read_store
+    from fisim.tables import win_bits
+    folder = Path(directory) / FOLDER
+    games = {}          # (kind, given policy, cell settings) -> per-game wins
+    labels = {}
+    sources = []
+    for kind in KINDS:
+        if not (folder / kind / "manifest.json").exists():
+            continue
+        manifest, chunks = read_store(folder / kind)
+        labels.update(policy_labels(manifest))
+        sources.append(f"{sweep.name}/{FOLDER}/{kind}")
+        for record in manifest["cells"]:
+            games[(kind, record["policy"], _settings(record))] = win_bits(chunks, record["key"], manifest["target"])
+    published = published_policy(sweep)
+    strongers = dict.fromkeys(p for (_, p, _) in games if p != published)
+    spent = json.loads((folder / SECONDS).read_text()) if (folder / SECONDS).exists() else {}
+    return [_check(sweep, games, published, s, labels, spent, sources) for s in strongers]
+
+
+def _settings(record):
+    return tuple(record[k] for k in ("layout", "level", "players", "team", "rules"))
+
+
+def _check(sweep, games, published, stronger, labels, spent, sources):
+    records = {r["key"]: r for r in sweep.manifest["cells"]}
+    rows, missing, replayed = [], set(), {}
+    for claim in claims(sweep):
+        arms = []
+        for arm in (claim.above, claim.below):
+            cells = {}
+            for match, key in arm.cells.items():
+                pub, strong = (games.get((claim.kind, p, _settings(records[key]))) for p in (published, stronger))
+                if pub is None or strong is None or not len(pub) or not len(strong):
+                    missing.add(key)
+                    continue
+                n = min(len(pub), len(strong))
+                replayed[(claim.kind, key)] = (len(pub), int(np.count_nonzero(pub != sweep.bits[key][:len(pub)])))
+                cells[match] = (sweep.bits[key], pub[:n], strong[:n])
+            arms.append(cells)
+        if all(arms):
+            rows.append(_claim_row(claim, *arms))
+    claim_rows = pd.DataFrame(rows)
+    conclusions = pd.DataFrame([_conclusion_row(kind, text, group) for (kind, text), group in
+                                claim_rows.groupby(["kind", "conclusion"], sort=False)]) if rows else pd.DataFrame()
+    label = labels[stronger]
+    cost = {"stronger_games": spent.get(label, {}).get("games", 0), "stronger_seconds": spent.get(label, {}).get(
+        "seconds", 0.0), "published_games": spent.get(labels[published], {}).get("games", 0),
+        "published_seconds": spent.get(labels[published], {}).get("seconds", 0.0),
+        "sweep_games": int(sweep.cells.loc[sweep.cells["policy"] == sweep.baseline("policy"), "games"].sum())}
+    replay = (sum(n for n, _ in replayed.values()), sum(k for _, k in replayed.values()))
+    return Check(labels[published], label, claim_rows, conclusions, cost, replay, len(missing), sources)
+
+
+def _claim_row(claim, above, below):
+    """A claim's numbers: the report's difference (the sweep's games), the published and the
+    stronger player's on the sample, and the change between them, each with its 95% interval."""
+    if claim.paired:
+        both = [m for m in above if m in below]
+        full = [_cut(above[m][0], below[m][0]) for m in both]
+        report = mean_difference(np.concatenate([a for a, _ in full]), np.concatenate([b for _, b in full]))
+        a = [np.concatenate(x) for x in zip(*(_sample(above[m], below[m]) for m in both))]
+        pub_a, str_a, pub_b, str_b = a
+    else:
+        report = mean_difference(*(np.concatenate([c[0] for c in arm.values()]) for arm in (above, below)),
+                                 paired=False)
+        pub_a, str_a = (np.concatenate([c[i] for c in above.values()]) for i in (1, 2))
+        pub_b, str_b = (np.concatenate([c[i] for c in below.values()]) for i in (1, 2))
+    paired = claim.paired
+    published = mean_difference(pub_a, pub_b, paired)
+    strong = mean_difference(str_a, str_b, paired)
+    change = mean_difference(str_a.astype(int) - pub_a, str_b.astype(int) - pub_b, paired)
+    sign = sign_verdict(report, strong)
+    size = size_verdict(change) if claim.size else ""
+    row = {"kind": claim.kind, "conclusion": claim.conclusion, "above": claim.above.label,
+           "below": claim.below.label, "paired": paired, "games_above": len(pub_a), "games_below": len(pub_b)}
+    for name, (d, low, high) in (("report", report), ("published", published), ("stronger", strong)):
+        row.update({f"{name}_difference": d, f"{name}_difference_ci_low": low, f"{name}_difference_ci_high": high})
+    row.update(change=change[0], change_ci_low=change[1], change_ci_high=change[2], sign=sign, size=size,
+               verdict=worst([sign, size] if size else [sign]))
+    return row
+
+
+def _cut(a, b):
+    n = min(len(a), len(b))
+    return a[:n], b[:n]
+
+
+def _sample(above, below):
+    """(published A, stronger A, published B, stronger B) of one pair of cells, on their common deals."""
+    n = min(len(above[1]), len(below[1]))
+    return above[1][:n], above[2][:n], below[1][:n], below[2][:n]
+
+
+def _conclusion_row(kind, text, group):
+    counts = group["verdict"].value_counts()
+    return {"kind": kind, "conclusion": text, "claims": len(group), "held": int(counts.get(HOLDS, 0)),
+            "unsettled": int(counts.get(UNSETTLED, 0)), "failed": int(counts.get(FAILS, 0)),
+            "verdict": worst(group["verdict"])}

@@ -1,0 +1,114 @@
+"""scripts/strength.py (issue 45): the strength table grown cell by cell in resumable stores, its
+numbers the games' own. Small stand-ins play the three arms (greedy as the player, random as
+the search over it, passive as the reference) on a few deals."""
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fisim.comparison import paired_difference
+from fisim.formatting import bracket
+from fisim.simulation import simulate
+from fisim.stats import wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+ARMS = ("--player", "greedy", "--over", "random", "--reference", "passive")
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("strength", ROOT / "scripts" / "strength.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def doc(tmp_path):
+    path = tmp_path / "strength.md"
+    strength = _script()
+    path.write_text(f"# Strength\n\nbefore\n\n{strength.BEGIN}\nold table\n{strength.END}\n\nafter\n")
+    return path
+
+
+def _run(doc, out, *options):
+    strength = _script()
+    strength.main(["--out", str(out), "--doc", str(doc), "--levels", "novice", "--seed", "3", *ARMS, *options])
+    return doc.read_text()
+
+
+def _rows(text):
+    """The table's rows: {(level, players): cells of the row}."""
+    rows = [line.strip("|").split(" | ") for line in text.splitlines() if line.startswith("| novice")]
+    return {(r[0].strip(), int(r[1])): [c.strip() for c in r] for r in rows}
+
+
+def test_the_table_is_the_games_own_numbers(doc, tmp_path):
+    """Each cell's rates, paired differences and first-turn losses are those of the same deals
+    played by simulate; the text outside the markers stays."""
+    text = _run(doc, tmp_path / "stores", "--players", "2,4", "--start", "30", "--step", "10", "--halfwidth", "50")
+    assert text.startswith("# Strength\n\nbefore\n\n") and text.endswith("\n\nafter\n") and "old table" not in text
+    assert "`python scripts/strength.py --out " in text and "--seed 3" in text
+    rows = _rows(text)
+    assert set(rows) == {("novice", 2), ("novice", 4)}
+    for players in (2, 4):
+        games = {name: simulate(level="novice", players=players, policy=name, games=30, seed=3)
+                 for name in ("greedy", "random", "passive")}
+        row = rows[("novice", players)]
+        assert row[2] == "30"
+        wins = int(games["greedy"]["won"].sum())
+        low, high = wilson(wins, 30)
+        assert row[3] == f"{100 * wins / 30:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+        d, low, high = paired_difference(games["greedy"]["won"].to_numpy(), games["random"]["won"].to_numpy())
+        assert row[6] == f"{100 * d:+.1f} {bracket(low, high, signed=True)}"  # digits kept off zero
+        first_turn = [int(((~g["won"]) & (g["turns"] == 1)).sum()) for g in games.values()]
+        assert row[8] == " / ".join(map(str, first_turn))
+
+
+def test_a_cell_grows_until_its_intervals_are_narrow_enough_and_resumes(doc, tmp_path, capsys):
+    """A half-width no sample this small reaches grows the cell in steps to --max-deals; run
+    again, the stores are complete and nothing is played; a wider half-width stops at once."""
+    out = tmp_path / "stores"
+    options = ("--players", "2", "--start", "10", "--step", "10", "--max-deals", "40", "--halfwidth", "1")
+    _run(doc, out, *options)
+    said = capsys.readouterr().out
+    assert "10 deals; growing to" in said and "novice, 2 players: 40 deals; done" in said
+    assert _rows(doc.read_text())[("novice", 2)][2] == "40"
+    files = sorted(p.stat().st_mtime_ns for p in (out / "novice-2p").rglob("*.parquet"))
+    _run(doc, out, *options)
+    assert capsys.readouterr().out == "novice, 2 players: 40 deals; done\n"
+    assert sorted(p.stat().st_mtime_ns for p in (out / "novice-2p").rglob("*.parquet")) == files
+    strength = _script()
+    measured = strength.read(out / "novice-2p", strength.parse(["--out", str(out), "--doc", str(doc), *ARMS]))
+    assert strength.deals_wanted(measured, 40, strength.parse(
+        ["--out", str(out), "--doc", str(doc), *ARMS, "--halfwidth", "50", "--max-deals", "1000"])) == 40
+
+
+@pytest.mark.parametrize("options, says", [
+    (("--player", "random", "--over", "random"), "three different policies"),
+    (("--halfwidth", "0"), "--halfwidth is in points"),
+    (("--start", "0"), "--start must be at least 1"),
+    (("--levels", "easy"), "unknown level"),
+    (("--player", "nobody"), "unknown policy 'nobody'"),
+])
+def test_bad_options_are_one_line(doc, tmp_path, capsys, options, says):
+    strength = _script()
+    with pytest.raises(SystemExit) as exit_:
+        strength.main(["--out", str(tmp_path / "s"), "--doc", str(doc), *ARMS, *options])
+    assert exit_.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_a_doc_without_the_markers_is_refused(tmp_path, capsys):
+    page = tmp_path / "page.md"
+    page.write_text("# no table here\n")
+    with pytest.raises(SystemExit) as exit_:
+        _script().main(["--out", str(tmp_path / "s"), "--doc", str(page), *ARMS])
+    assert exit_.value.code == 2 and "markers" in capsys.readouterr().err
+    assert page.read_text() == "# no table here\n"
+
+
+def test_first_turn_losses_are_read_from_the_turn_histograms(doc, tmp_path):
+    """No game is won on the first turn, so the games that ended on it are the ones lost there."""
+    games = simulate(level="legendary", players=4, policy="passive", games=200, seed=3)
+    assert not (games["won"] & (games["turns"] == 1)).any()
+    assert np.count_nonzero(games["turns"] == 1) > 0      # passive loses some on turn 1 at legendary
