@@ -287,10 +287,11 @@ def replay(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=def
     rules = (rules,) if isinstance(rules, str) else rules
     return transcript(Cell.of(level, players, team, layout, policy, rules, repeat), seed, game)
 
+
 def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
-           rules=(), tolerance=0.02, turns=None, close_wins=None, budget=defaults.DESIGN_BUDGET, verify_games=None,
-           best=3, trace_games=defaults.TRACE_GAMES, seed=0, out=defaults.DESIGN_OUT, threads=None, report=True,
-           progress=True):
+           rules=(), tolerance=defaults.DESIGN_TOLERANCE, turns=None, close_wins=None, budget=defaults.DESIGN_BUDGET,
+           verify_games=None, best=defaults.DESIGN_BEST, trace_games=defaults.TRACE_GAMES, seed=0,
+           out=defaults.DESIGN_OUT, threads=None, report=True, progress=True):
     """Find the rule numbers whose win rates come closest to a target per level, as `fisim design`
     does, playing into `out` (resumed by a design run again). `sets` the numbers and their ranges
     (["sandbags=0..4", "hand_limit=4..7"] or {"sandbags": "0..4", "hand_limit": [4, 5, 6]}),

@@ -14,6 +14,8 @@ TRACE_WORLDS = 32               # ... each estimate from this many sampled world
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
 STRONGER_GAMES = 300           # fisim report --stronger: deals per win rate a conclusion compares
 DESIGN_BUDGET = 2_000_000       # fisim design: games the search may play
+DESIGN_TOLERANCE = 0.02         # fisim design: how far a win rate may miss its target and fit
+DESIGN_BEST = 3                 # fisim design: the best candidates verified on fresh deals
 DESIGN_VERIFY_GAMES = 10_000    # fisim design: fresh games per cell verified when a tolerance of 0 cannot size them
 SWEEP_OUT, TUNE_OUT, LADDER_OUT, DESIGN_OUT = "fisim-results", "fisim-tune", "fisim-ladder", "fisim-design"
 

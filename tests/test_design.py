@@ -288,6 +288,12 @@ def test_defaults_come_from_the_defaults_module():
     assert signature["policy"].default == defaults.POLICY and signature["out"].default == defaults.DESIGN_OUT
     assert signature["budget"].default == defaults.DESIGN_BUDGET
     assert signature["trace_games"].default == defaults.TRACE_GAMES
+    assert signature["tolerance"].default == defaults.DESIGN_TOLERANCE
+    assert signature["best"].default == defaults.DESIGN_BEST
+    from fisim.cli.design import design as command
+    options = {o.name: o.default for o in command.params}
+    assert (options["tolerance"], options["best"], options["budget"]) == (
+        defaults.DESIGN_TOLERANCE, defaults.DESIGN_BEST, defaults.DESIGN_BUDGET)
 
 
 GOOD = ["--set", "sandbags=1..3", "--target", "normal=0.5"]

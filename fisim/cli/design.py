@@ -6,7 +6,6 @@ from fisim import defaults
 from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, quiet_option
 from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.designing.constraints import FEEL
-from fisim.designing.request import BEST, TOLERANCE
 from fisim.errors import ConfigError
 from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES, MAX_TRACE_GAMES
 
@@ -38,7 +37,7 @@ def feel_options(f):
 @click.option("--policy", default=defaults.POLICY, show_default=True, metavar="NAME|FILE", help=POLICY_HELP)
 @click.option("--rules", "rules", multiple=True, metavar="SWITCH|FILE.toml",
               help="The base rules the change is measured from, repeatable to combine switches: " + RULES_HELP)
-@click.option("--tolerance", default=TOLERANCE, show_default=True, type=float,
+@click.option("--tolerance", default=defaults.DESIGN_TOLERANCE, show_default=True, type=float,
               help="A candidate fits when every win rate is within this of its target; among those that fit, "
                    "the smallest change from the base rules wins.")
 @feel_options
@@ -49,7 +48,7 @@ def feel_options(f):
 @click.option("--verify-games", default=None, type=click.IntRange(min=1, max=MAX_SIMULATE_GAMES),
               help="Fresh games per cell (level and player count) of each candidate verified, a multiple of 1,000 "
                    "[default: sized to the tolerance: a 95% interval at most half of it on either side].")
-@click.option("--best", default=BEST, show_default=True, type=click.IntRange(min=1, max=100),
+@click.option("--best", default=defaults.DESIGN_BEST, show_default=True, type=click.IntRange(min=1, max=100),
               help="How many of the best candidates to verify on fresh deals.")
 @click.option("--trace-games", default=defaults.TRACE_GAMES, show_default=True,
               type=click.IntRange(min=0, max=MAX_TRACE_GAMES), metavar="N",

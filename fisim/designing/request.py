@@ -17,8 +17,6 @@ from fisim.grid import parse_players as parse_counts
 from fisim.limits import MAX_SEED, MAX_TRACE_GAMES, is_whole
 from fisim.rules.config import level_position, parse_level, parse_team
 
-TOLERANCE = 0.02
-BEST = 3                # candidates verified on fresh deals
 MAX_CANDIDATES = 10_000
 VERIFY_CHUNK = 1000     # the verification store's chunk size; --verify-games is a multiple of it
 POOLED = "pooled"
@@ -32,7 +30,7 @@ class Goal:
     targets: tuple
     counts: tuple
     pooled: bool = False
-    tolerance: float = TOLERANCE
+    tolerance: float = defaults.DESIGN_TOLERANCE
     windows: tuple = ()
 
     @property
@@ -116,7 +114,8 @@ class Plan:
 
 
 def plan(sets, target, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
-         rules=(), tolerance=TOLERANCE, windows=None, budget=defaults.DESIGN_BUDGET, verify_games=None, best=BEST,
+         rules=(), tolerance=defaults.DESIGN_TOLERANCE, windows=None, budget=defaults.DESIGN_BUDGET, verify_games=None,
+         best=defaults.DESIGN_BEST,
          trace_games=defaults.TRACE_GAMES, seed=0, option="--"):
     """The Plan of a design from its options as `fisim design` takes them (strings, as the command
     line gives them, or the Python API's values); ConfigError in one line for the first thing
