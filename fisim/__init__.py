@@ -13,17 +13,18 @@ The Python API does what the command line does, and returns pandas tables:
     tune       find the value of a parameter that gives a win rate (fisim tune)
     ladder     the skill ladder and per-deal difficulty            (fisim ladder)
     replay     one game, turn by turn                              (fisim replay)
+    design     find the rule numbers that give a win rate per level (fisim design)
 
 Each imports what it needs when called, so that `import fisim` (and the command line's --help)
 stays fast. The modules that do the work are named for what they do (fisim.sweeping,
-fisim.comparison, fisim.reporting, fisim.tuning), never like a function of the API.
+fisim.comparison, fisim.reporting, fisim.tuning, fisim.designing), never like a function of the API.
 """
 from fisim import defaults
 from fisim.limits import CHUNK_GAMES
 from fisim.version import VERSION as __version__  # noqa: F401  (the package's version, as tools read it)
 
 API = ("simulate", "summary", "sweep", "load", "load_tiles", "compare", "agreement", "report", "tune", "ladder",
-       "replay")
+       "replay", "design")
 
 
 def simulate(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT,
@@ -285,3 +286,47 @@ def replay(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=def
     check.whole("repeat", repeat, 0, MAX_REPEAT)
     rules = (rules,) if isinstance(rules, str) else rules
     return transcript(Cell.of(level, players, team, layout, policy, rules, repeat), seed, game)
+
+
+def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
+           rules=(), tolerance=defaults.DESIGN_TOLERANCE, turns=None, close_wins=None, budget=defaults.DESIGN_BUDGET,
+           verify_games=None, best=defaults.DESIGN_BEST, trace_games=defaults.TRACE_GAMES, seed=0,
+           out=defaults.DESIGN_OUT, threads=None, report=True, progress=True):
+    """Find the rule numbers whose win rates come closest to a target per level, as `fisim design`
+    does, playing into `out` (resumed by a design run again). `sets` the numbers and their ranges
+    (["sandbags=0..4", "hand_limit=4..7"] or {"sandbags": "0..4", "hand_limit": [4, 5, 6]}),
+    `target` the win rate per level ("novice=0.85,normal=0.65" or {"novice": 0.85}), `players` a
+    count, "each" or "pooled" (or several counts, each held to the targets); the constraints
+    `turns` (the mean game length in player turns) and `close_wins` (the share of wins that came
+    close), each a window "10..20" or (10, 20); `verify_games` fresh games per cell of the `best`
+    candidates verified (None: sized to the tolerance), their first `trace_games` traced.
+    `report`: also write out/report/. `progress` as simulate's (a bar names the round). Returns a
+    fisim.designing.answer.Design: `candidates`, a DataFrame of every candidate, best first (its
+    numbers, change, status, curve, largest miss, how its games feel, and for the verified the
+    same on fresh deals), `curves`, a DataFrame of each played candidate's win rate per level with
+    its 95% interval and how its games feel, `answer` and `race` (settled, reached). Every argument
+    is checked as the command line checks it, before anything is played or written: a bad value
+    raises ConfigError in one line."""
+    from fisim import arguments as check
+    from fisim import progress as bars
+    from fisim.designing import run
+    from fisim.designing.request import plan
+    from fisim.limits import max_threads
+    for name, value in (("layout", layout), ("policy", policy)):
+        check.text(name, value)
+    team = None if team is None else ",".join(check.strings("team", team, "diver,pilot"))
+    rules = check.strings("rules", rules, "heli-all") if rules else ()
+    check.path("out", out)
+    if threads is not None:
+        check.whole("threads", threads, 1, max_threads())
+    check.flag("report", report)
+    bars.check(progress)
+    windows = {name: window for name, window in (("turns", turns), ("close_wins", close_wins)) if window is not None}
+    planned = plan(sets, target, players, team, layout, policy, rules, tolerance, windows, budget, verify_games, best,
+                   trace_games, seed, option="")
+    with bars.games(progress) as (update, describe):
+        result = run(planned, out, threads, describe, played=update)
+    if report:
+        from fisim.reporting import write_report
+        write_report(out)
+    return result

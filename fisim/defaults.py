@@ -13,7 +13,11 @@ TRACE_GAMES = 20                # a sweep's games per cell whose win chance is t
 TRACE_WORLDS = 32               # ... each estimate from this many sampled worlds
 TUNE_MAX_GAMES = 64_000         # fisim tune: games per value probed, at most
 STRONGER_GAMES = 300           # fisim report --stronger: deals per win rate a conclusion compares
-SWEEP_OUT, TUNE_OUT, LADDER_OUT = "fisim-results", "fisim-tune", "fisim-ladder"
+DESIGN_BUDGET = 2_000_000       # fisim design: games the search may play
+DESIGN_TOLERANCE = 0.02         # fisim design: how far a win rate may miss its target and fit
+DESIGN_BEST = 3                 # fisim design: the best candidates verified on fresh deals
+DESIGN_VERIFY_GAMES = 10_000    # fisim design: fresh games per cell verified when a tolerance of 0 cannot size them
+SWEEP_OUT, TUNE_OUT, LADDER_OUT, DESIGN_OUT = "fisim-results", "fisim-tune", "fisim-ladder", "fisim-design"
 
 # The ladder: the defaults play in minutes; FULL_LADDER is the size the README quotes (hours of search).
 LADDER_GAMES, LADDER_DEALS, LADDER_REPEATS = 100, 20, 5

@@ -141,24 +141,27 @@ def with_axes(rules, axes):
     out = list(rules)
     for item in rules:
         for key, numbers in axes:
-            out += [with_number(item, key, n, f"--set {key}={n}") for n in numbers]
+            out += [with_numbers(item, {key: n}, f"--set {key}={n}") for n in numbers]
     return list(dict.fromkeys(out))
 
 
-def with_number(item, key, n, source):
-    """The parse_rules item `item` with rule number `key` set to n: the item itself if n is its
-    value, else the item with a variant named 'key=n' ('tide/key=n' from a variant 'tide');
-    ConfigError starting with `source` for a number the rules do not allow."""
+def with_numbers(item, numbers, source):
+    """The parse_rules item `item` with the rule numbers `numbers` ({key: n}) set: the item itself
+    if each is its value, else the item with a variant named after the numbers that change, in
+    PARAMETERS' order ('key=n', 'key=n/key=m'; 'tide/key=n' from a variant 'tide'); ConfigError
+    starting with `source` for numbers the rules do not allow together."""
     base = _variant_of(item)
-    if n == GameConfig(switches=frozenset(_switches_of(item)), variant=base).parameters[key]:
+    values = GameConfig(switches=frozenset(_switches_of(item)), variant=base).parameters
+    changed = {k: numbers[k] for k in PARAMETERS if k in numbers and numbers[k] != values[k]}
+    if not changed:
         return item
-    name = f"{base.name}/{key}={n}" if base else f"{key}={n}"
-    return (*_switches_of(item), make_variant({**(dict(base.values) if base else {}), key: n}, name, source))
+    name = "/".join([*([base.name] if base else []), *(f"{k}={n}" for k, n in changed.items())])
+    return (*_switches_of(item), make_variant({**(dict(base.values) if base else {}), **changed}, name, source))
 
 
-def cell_with_number(cell, key, n, source):
-    """Cell `cell` with rule number `key` set to n (with_number)."""
-    item = with_number((*cell.rules, *([cell.variant] if cell.variant else [])), key, n, source)
+def cell_with_numbers(cell, numbers, source):
+    """Cell `cell` with the rule numbers `numbers` ({key: n}) set (with_numbers)."""
+    item = with_numbers((*cell.rules, *([cell.variant] if cell.variant else [])), numbers, source)
     return replace(cell, rules=_switches_of(item), variant=_variant_of(item))
 
 

@@ -42,3 +42,16 @@ def mean_interval(values, z=Z95):
         return mean, math.nan, math.nan
     half = z * math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1) / n)
     return mean, mean - half, mean + half
+
+
+def wins_interval(values, z=Z95):
+    """The interval (low, high) of the mean of per-game values in [0, 1], a NumPy array: for wins
+    (booleans), the Wilson interval of their rate; for per-game means of several games' wins (a
+    deal played at each of several player counts), the Wilson interval at the effective number of
+    games, n p (1 - p) / var, which the correlation of a deal's games lowers below their count."""
+    n = len(values)
+    if values.dtype == bool or n == 0:
+        return wilson(int(values.sum()), n, z)
+    p, var = float(values.mean()), float(values.var())
+    effective = n * p * (1 - p) / var if var > 0 else n
+    return wilson(p * effective, effective, z)

@@ -355,7 +355,7 @@ class Store:
             if rejected is None:
                 raise error
             rejected(error)
-        return pd.DataFrame(records) if records else pd.DataFrame(columns=["cell", "chunk", "games", "wins"])
+        return pd.DataFrame(records) if records else pd.DataFrame(columns=list(CHUNK_COLUMNS))
 
     def _games_of_no_chunk(self, kept):
         """The files in games/ that pd.read_parquet(DIR/games) reads (any name but a hidden one) and

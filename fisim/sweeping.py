@@ -14,7 +14,7 @@ from fisim.cell import play, trace
 from fisim.errors import BackendError, EngineError
 from fisim.formatting import interval, percent
 from fisim.limits import CHUNK_GAMES
-from fisim.results.chunks import chunk_record, chunks_to_play, counted_whole, traced_in
+from fisim.results.chunks import chunk_count, chunk_record, chunks_to_play, counted_whole, per_game_wins, traced_in
 from fisim.results.games import games_frame
 from fisim.store import CHUNK_NAME, Store, manifest_for, trace_setting
 from fisim.tables import load
@@ -229,6 +229,42 @@ def replace_rejected(error, records, warn):
     if warn:
         warn(f"{error}; {'playing it again' if error.replayed else 'deleting it'}")
     error.path.unlink(missing_ok=True)
+
+
+class StoredGames:
+    """The games of some cells in an open store, for a search that asks for more of them as it goes
+    (tune, design): chunks found there are reused, missing ones played and stored as they finish.
+    Of each chunk, keep(record) is held (its per-game wins unless told otherwise); a chunk file
+    that fails verification is played again, with warn(text); progress(k) as each block of k
+    games finishes. The games the store's manifest says to trace are traced (play_chunk)."""
+
+    def __init__(self, store, cells, seed, threads=None, warn=None, keep=per_game_wins, progress=None):
+        self.store, self.seed, self.threads, self.keep, self.progress = store, seed, threads, keep, progress
+        self.chunk_games = store.manifest["chunk_size"]
+        self.chunks = {cell.key: {} for cell in cells}      # key -> {chunk: (wins, games, kept)}
+        for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
+                                        ).iterrows():
+            if row["cell"] in self.chunks:
+                self.chunks[row["cell"]][int(row["chunk"])] = (int(row["wins"]), int(row["games"]), keep(row))
+        self.played = 0
+
+    def first(self, cell, n):
+        """What is held of each chunk that games 0..n-1 of `cell` lie in, in order, playing the
+        chunks the store lacks (a chunk may hold games past n, of an earlier, larger search)."""
+        mine = self.chunks[cell.key]
+        stored = {k: (wins, games) for k, (wins, games, _) in mine.items()}
+        for k, first, size in chunks_to_play(stored, {"games": n}, self.chunk_games):
+            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False, self.progress,
+                                   self.store.manifest["trace"])
+            self.store.write_chunk(record)
+            mine[k] = (record["wins"], record["games"], self.keep(record))
+            self.played += size
+        return [mine[k][2] for k in range(chunk_count(n, self.chunk_games))]
+
+    @property
+    def held(self):
+        """The games of the chunks held, stored before or played now."""
+        return sum(games for chunks in self.chunks.values() for _, games, _ in chunks.values())
 
 
 def _play(cells, store, seed, target, per_game, backend, progress, chunk_games, records):

@@ -35,14 +35,14 @@ from fisim import defaults
 from fisim.cell import Cell
 from fisim.errors import ConfigError
 from fisim.formatting import interval, percent
-from fisim.grid import cell_with_number, parse_layouts, parse_policies
-from fisim.limits import CHUNK_GAMES, cut_range, is_whole
-from fisim.results.chunks import FIRST_CHUNK, chunk_count, chunks_to_play, per_game_wins
+from fisim.grid import cell_with_numbers, parse_layouts, parse_policies
+from fisim.limits import cut_range, is_whole
+from fisim.results.chunks import FIRST_CHUNK
 from fisim.rules.config import level_label, make_config, parse_level
 from fisim.rules.variant import PARAMETERS
-from fisim.stats import wilson
+from fisim.stats import wilson, wins_interval
 from fisim.store import Store, manifest_for
-from fisim.sweeping import play_chunk, replace_rejected
+from fisim.sweeping import StoredGames
 
 START_LEVEL = "start_level"
 PARAMS = (START_LEVEL, *(k for k in PARAMETERS if k != "meter"))
@@ -59,9 +59,10 @@ def schedule(max_games):
     return [*rounds, max_games]
 
 
-def critical_z(rounds):
-    """The two-sided normal quantile of each interval: ALPHA split over every one a tune may use."""
-    return NormalDist().inv_cdf(1 - ALPHA / (2 * TESTS_PER_ROUND * rounds))
+def critical_z(rounds, tests=TESTS_PER_ROUND):
+    """The two-sided normal quantile of each interval: ALPHA split over every one a search may use
+    (`tests` per round: a tune's TESTS_PER_ROUND by default)."""
+    return NormalDist().inv_cdf(1 - ALPHA / (2 * tests * rounds))
 
 
 def next_probe(values, rates, target):
@@ -91,20 +92,23 @@ def neighbours(values, value):
 
 
 def sides(won, target, z):
-    """The sides of the target (+1 above, -1 below) that a rate's interval allows."""
-    low, high = wilson(int(np.count_nonzero(won)), len(won), z)
+    """The sides of the target (+1 above, -1 below) that a rate's interval allows: `won` the
+    per-game wins (or per-game means of wins, fisim.stats.wins_interval)."""
+    low, high = wins_interval(won, z)
     return [s for s, allowed in ((1, high >= target), (-1, low <= target)) if allowed]
 
 
-def closer(a, b, target, z):
-    """Is the rate of per-game wins `a` closer to the target than that of `b` (the same games), at
-    the level of `z`? For each pair of sides allowed, the distance |p_b - t| - |p_a - t| is the mean
-    of s_b b_i - s_a a_i less (s_b - s_a) t; its lower bound must be above 0."""
+def closer(a, b, target, z, target_b=None):
+    """Is the rate of per-game wins `a` closer to the target than that of `b` (the same games) is
+    to `target_b` (the same target unless given), at the level of `z`? For each pair of sides
+    allowed, the distance |p_b - t_b| - |p_a - t| is the mean of s_b b_i - s_a a_i less
+    s_b t_b - s_a t; its lower bound must be above 0."""
     n = len(a)
+    target_b = target if target_b is None else target_b
     for sa in sides(a, target, z):
-        for sb in sides(b, target, z):
+        for sb in sides(b, target_b, z):
             y = sb * b.astype(float) - sa * a.astype(float)
-            gap = y.mean() - (sb - sa) * target
+            gap = y.mean() - sb * target_b + sa * target
             spread = math.sqrt(max(y.var(), 1 / n) / n)      # at least one discordant game's worth
             if gap - z * spread <= 0:
                 return False
@@ -257,35 +261,9 @@ def _cell(base, param, value):
     if param == START_LEVEL:
         cell = replace(base, level=level_label(value))
     else:
-        cell = cell_with_number(base, param, value, "--values")
+        cell = cell_with_numbers(base, {param: value}, "--values")
     cell.config
     return cell
-
-
-class _Games:
-    """The per-game wins of each value's cell in the store: chunks found there are reused, missing
-    ones played and stored as they finish."""
-
-    def __init__(self, store, cells, seed, threads, warn, progress=None):
-        self.store, self.cells, self.seed, self.threads, self.progress = store, cells, seed, threads, progress
-        self.chunks = {cell.key: {} for cell in cells.values()}     # key -> {chunk: per-game wins}
-        for _, row in store.read_chunks(store.manifest, lambda error: replace_rejected(error, self.chunks, warn)
-                                        ).iterrows():
-            if row["cell"] in self.chunks:
-                self.chunks[row["cell"]][int(row["chunk"])] = per_game_wins(row)
-        self.played = 0
-
-    def first(self, value, n):
-        """The wins of games 0..n-1 of `value`, playing the chunks they lack."""
-        cell = self.cells[value]
-        mine = self.chunks[cell.key]
-        stored = {k: (int(won.sum()), len(won)) for k, won in mine.items()}
-        for k, first, size in chunks_to_play(stored, {"games": n}, CHUNK_GAMES):
-            record, _ = play_chunk(cell, k, first, size, self.seed, self.threads, False, self.progress)
-            self.store.write_chunk(record)
-            mine[k] = per_game_wins(record)
-            self.played += size
-        return np.concatenate([mine[k] for k in range(chunk_count(n, CHUNK_GAMES))])[:n]
 
 
 def search(values, target, max_games, wins, progress=None):
@@ -331,9 +309,13 @@ def tune(base, param, target, values, max_games, out, seed=0, threads=None, prog
         kept = store.read_manifest()["target"] if store.manifest_path.exists() else {}
         budget = {"games": max(max_games, kept.get("games", 0))}   # a smaller budget keeps the store's
         store.open(manifest_for(list(cells.values()), seed, budget, per_game=False))
-        games = _Games(store, cells, seed, threads, warn, played)
-        answer, done, rounds, asked, beyond = search(values, target, max_games, games.first, progress)
-        probes = {v: (n, int(games.first(v, n).sum())) for v, n in asked.items()}
+        games = StoredGames(store, cells.values(), seed, threads, warn, progress=played)
+
+        def wins(value, n):
+            return np.concatenate(games.first(cells[value], n))[:n]
+
+        answer, done, rounds, asked, beyond = search(values, target, max_games, wins, progress)
+        probes = {v: (n, int(wins(v, n).sum())) for v, n in asked.items()}
     return Tuning(param, target, list(values), probes, answer, done, rounds, len(schedule(max_games)), games.played,
                   sum(asked.values()) - games.played, beyond)
 

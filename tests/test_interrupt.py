@@ -124,7 +124,7 @@ def _stopped(monkeypatch, module, name):
 def test_each_stage_says_what_ctrl_c_keeps(tmp_path, capsys, monkeypatch):
     """What each command keeps when it is stopped while writing or playing (the stage stopped
     stands in for the Ctrl-C)."""
-    from fisim import comparison, reporting, sweeping, tuning
+    from fisim import comparison, designing, reporting, sweeping, tuning
     from fisim.cli import ladder
     from fisim.reporting import ladder as ladder_report
     store = tmp_path / "store"
@@ -135,6 +135,9 @@ def test_each_stage_says_what_ctrl_c_keeps(tmp_path, capsys, monkeypatch):
     _stopped(monkeypatch, tuning, "tune")
     said["tune"] = cli(capsys, "tune", "--param", "hand_limit", "--target", "0.5", "--policy", "random",
                        "--out", store)
+    _stopped(monkeypatch, designing, "run")
+    said["design's start"] = cli(capsys, "design", "--set", "sandbags=1..2", "--target", "normal=0.5", "--policy",
+                                 "random", "--out", tmp_path / "design")
     _stopped(monkeypatch, comparison, "compare")
     said["compare"] = cli(capsys, "compare", store)
     monkeypatch.setattr(ladder, "run_cells", lambda *a, **k: None)
@@ -154,4 +157,6 @@ def test_each_stage_says_what_ctrl_c_keeps(tmp_path, capsys, monkeypatch):
                                  "the report"),
         "sweep's start": (130, f"fisim: interrupted; no game was played; the store {store} is as it was: run the "
                                "same command to go on"),
+        "design's start": (130, f"fisim: interrupted; no game was played; {tmp_path / 'design'} is as it was: run "
+                                "the same command to go on"),
     }

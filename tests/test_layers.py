@@ -16,8 +16,8 @@ LAYERS = [
     ["fisim.cell", "fisim.grid", "fisim.results", "fisim.crosscheck"],
     ["fisim.store"],
     ["fisim.tables"],
-    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.skill", "fisim.comparison", "fisim.rankings",
-     "fisim.stronger", "fisim.reporting"],
+    ["fisim.simulation", "fisim.sweeping", "fisim.tuning", "fisim.designing", "fisim.skill", "fisim.comparison",
+     "fisim.rankings", "fisim.stronger", "fisim.reporting"],
     ["fisim.cli", "fisim.__main__", "fisim"],
 ]
 

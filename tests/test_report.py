@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.commands import run
-from support.reports import RANDOM, fake_store, interval, md_tables, pct, rate_ci, run_chromium
+from support.reports import RANDOM, fake_store, images_in_chromium, interval, md_tables, pct, rate_ci, run_chromium
 
 import fisim
 from fisim import grid
@@ -132,19 +132,6 @@ def test_sections_without_data_are_left_out_and_sweep_writes_the_report_unless_t
 
 # --- the HTML in a real browser --------------------------------------------------------------
 
-CHECK_SCRIPT = """<script>
-window.addEventListener("load", function () {
-  var result = Array.prototype.map.call(document.images, function (img) {
-    return {alt: img.alt.slice(0, 60), complete: img.complete, width: img.naturalWidth, height: img.naturalHeight};
-  });
-  var out = document.createElement("pre");
-  out.id = "image-check";
-  out.textContent = JSON.stringify(result);
-  document.body.appendChild(out);
-});
-</script>"""
-
-
 def png_size(path):
     head = path.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
@@ -153,14 +140,7 @@ def png_size(path):
 
 def test_the_html_report_opens_in_chromium_with_every_image_loaded(swept, tmp_path):
     out, _ = swept
-    html = (out / "report" / "report.html").read_text()
-    harness = tmp_path / "harness.html"                  # the report plus a script that lists its images
-    harness.write_text(html.replace("</body>", CHECK_SCRIPT + "\n</body>"))
-    r = run_chromium(tmp_path, "--virtual-time-budget=15000", "--dump-dom", harness.as_uri())
-    assert r.returncode == 0, r.stderr[-2000:]
-    found = re.search(r'<pre id="image-check">(.*?)</pre>', r.stdout, flags=re.S)
-    assert found, "the check script did not run:\n" + r.stdout[-1000:]
-    images = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    images = images_in_chromium(out / "report" / "report.html", tmp_path)
     assert len(images) == len(ALL_SECTIONS)
     for image in images:
         assert image["complete"] and image["width"] > 0 and image["height"] > 0, image

@@ -177,6 +177,16 @@ def test_load_gives_rates_intervals_and_shares_from_the_chunks(tmp_path):
         assert (cell["ci_low"], cell["ci_high"]) == pytest.approx(wilson(cell["wins"], cell["games"]))
 
 
+def test_a_store_opened_before_its_first_chunk_loads_as_cells_of_no_games(tmp_path):
+    """Stopped before a chunk is written (or a design's race store that nothing needed yet): each
+    cell reads as no games, its rates undefined, not a missing column."""
+    from fisim.store import Store, manifest_for
+    Store(tmp_path / "out").open(manifest_for(small_cells(), 0, {"games": 100}, False))
+    cells = fisim.load(tmp_path / "out")
+    assert len(cells) == len(small_cells()) and (cells["games"] == 0).all()
+    assert cells[["rate", "mean_turns", "close_any_share"]].isna().all().all()
+
+
 def test_compare_gives_paired_differences_that_match_the_games(tmp_path):
     out = tmp_path / "out"
     cells = grid.expand(["standard"], ["novice"], [2], "random", ["random", "passive"], [(), ("heli-all",)])

@@ -12,7 +12,7 @@ import time
 
 import click
 
-from fisim.cli import compare, ladder, layouts, policies, replay, report, simulate, sweep, tune
+from fisim.cli import compare, design, ladder, layouts, policies, replay, report, simulate, sweep, tune
 from fisim.cli.options import Stopped
 from fisim.errors import FisimError
 
@@ -63,7 +63,7 @@ class _Notices(logging.Handler):
 
 
 for command in (simulate.simulate, replay.replay, sweep.sweep, report.report, compare.compare, ladder.ladder,
-                tune.tune, layouts.layouts, policies.policies):
+                tune.tune, design.design, layouts.layouts, policies.policies):
     cli.add_command(command)
 
 

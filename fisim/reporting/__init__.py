@@ -1,4 +1,4 @@
-"""Reports: `fisim report DIR` turns a sweep's results store (or a ladder's directory) into a
+"""Reports: `fisim report DIR` turns a sweep's results store (or a ladder's or a design's directory) into a
 self-contained HTML page, a Markdown summary, the figures and the tables as data. Reports read
 only the stores.
 
@@ -6,6 +6,7 @@ only the stores.
     data       a sweep's store read and checked; cells pooled into the tables behind each figure
     sections   what a sweep's report says
     ladder     what a ladder's report says (fisim.skill)
+    design     what a design's report says (fisim.designing)
     agreement  whether two policies rank a sweep's cells alike (fisim.rankings), as sections
     stronger   whether a stronger player keeps a sweep's conclusions (fisim.stronger), as a section
     figures    the matplotlib figures (Agg canvas)
@@ -70,12 +71,15 @@ def write_ladder(directory, order=()):
 def build(directories, title=None, agreements=(), baseline=None, disjoint=False, notes=()):
     """The Report of `directories` (see write_report): each one's, in order, set in the first's."""
     from fisim.errors import ConfigError
-    from fisim.reporting import agreement, data, ladder, sections, stronger
+    from fisim.reporting import agreement, data, design, ladder, sections, stronger
     from fisim.reporting.document import Report, slug
     parts = []
     for directory in directories:
         if ladder.is_ladder(directory):
             parts.append(ladder.build(directory))
+            continue
+        if design.is_design(directory):
+            parts.append(design.build(directory))
             continue
         sweep = data.read(directory)
         if not agreements:

@@ -482,3 +482,33 @@ def deal_difficulty(distributions, levels, subtitle):
     axes[0].set_ylabel("share of deals (%)")
     fig.legend(loc="outside lower center", frameon=False, ncols=len(distributions) // max(1, len(levels)))
     return fig
+
+
+@_drawn
+def design_curves(curves, measures, targets, tolerance, subtitle):
+    """A design's target curve (a dashed line, the tolerance a band about it) and each candidate's
+    curve on fresh deals, with 95% interval bars, the answer drawn heavier: `curves` the
+    verification's rows of a design's curves table, `measures` its (label, level, players) in
+    order, `targets` the rate wanted at each."""
+    fig = _figure(7.5, 4.4, "Win rate per level: the target curve and each candidate's (95% intervals)", subtitle)
+    ax = fig.add_subplot()
+    x = np.arange(len(measures))
+    wanted = 100 * np.asarray(targets)
+    ax.fill_between(x, wanted - 100 * tolerance, wanted + 100 * tolerance, color="#bbbbbb", alpha=0.35, lw=0)
+    ax.plot(x, wanted, "--", color="black", lw=1.4, marker="s", ms=5, label="target")
+    ranks = list(dict.fromkeys(curves["rank"]))
+    for j, rank in enumerate(ranks):
+        rows = curves[curves["rank"] == rank]
+        rows = rows.set_index(["level", "players"]).loc[[(level, players) for _, level, players in measures]]
+        rate = 100 * rows["rate"].to_numpy()
+        shift = (j - (len(ranks) - 1) / 2) * 0.06
+        ax.errorbar(x + shift, rate, yerr=_bars(rate, rows), marker="o", capsize=4, lw=2.4 if j == 0 else 1.3,
+                    color=_colour({}, rank, j), label=f"{rank}. {rows['changes'].iloc[0]}")
+    ax.set_xticks(x, [label for label, _, _ in measures])
+    ax.set_xlim(-0.4, len(measures) - 0.6)
+    ax.set_ylim(0, min(100, _percent_top(curves["ci_high"])))
+    ax.set_xlabel("starting water level")
+    ax.set_ylabel(RATE_LABEL)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(frameon=False, fontsize=8)
+    return fig

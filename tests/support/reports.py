@@ -1,5 +1,6 @@
 """What the report tests share: a store of made-up games written by the store's own code, the
 Markdown report's tables read back, rates as the report prints them, and headless Chromium."""
+import json
 import os
 import re
 import shutil
@@ -125,3 +126,28 @@ def run_chromium(tmp_path, *args):
     profile.mkdir(exist_ok=True)
     return subprocess.run([chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
                           capture_output=True, text=True, timeout=180)
+
+
+IMAGE_CHECK = """<script>
+window.addEventListener("load", function () {
+  var result = Array.prototype.map.call(document.images, function (img) {
+    return {alt: img.alt.slice(0, 60), complete: img.complete, width: img.naturalWidth, height: img.naturalHeight};
+  });
+  var out = document.createElement("pre");
+  out.id = "image-check";
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def images_in_chromium(html, tmp_path):
+    """Every image of the HTML report at `html` as headless Chromium loaded it: its alt text,
+    whether it loaded, its width and height."""
+    harness = tmp_path / "harness.html"                  # the report plus a script that lists its images
+    harness.write_text(Path(html).read_text().replace("</body>", IMAGE_CHECK + "\n</body>"))
+    r = run_chromium(tmp_path, "--virtual-time-budget=15000", "--dump-dom", harness.as_uri())
+    assert r.returncode == 0, r.stderr[-2000:]
+    found = re.search(r'<pre id="image-check">(.*?)</pre>', r.stdout, flags=re.S)
+    assert found, "the check script did not run:\n" + r.stdout[-1000:]
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))

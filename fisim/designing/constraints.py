@@ -1,0 +1,87 @@
+"""How a candidate's games feel, as a design reads them from the chunks its stores keep: a cell's
+chunks added up as the loader adds them (fisim.tables.cell_totals) and measured as a sweep's
+cells are (fisim.results.feel, fisim.tables.feel_columns). Two uses:
+
+- the measures a design may hold to a window (FEEL: `--turns 10..20`, `--close-wins 0.3..`), each
+  an estimate with its standard error, which the race bounds at its confidence;
+- the columns of the design's tables that say how a candidate feels (SUMMARY): game length and its
+  spread, the share of wins that came close, the treasures in hand when the game was lost, and,
+  over the traced games of the verification, drama and decisiveness.
+"""
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+SUMMARY = ("mean_turns", "sd_turns", "close_any_share", "lost_mean_treasures", "traced", "drama", "drama_low",
+           "drama_high", "decided_round", "decided_round_low", "decided_round_high")
+
+
+@dataclass(frozen=True)
+class Feel:
+    """A measure a design may constrain: its name (its option --NAME LOW..HIGH and its columns in
+    the tables), what it means, its unit, and `measure(totals)`, the (estimate, standard error) of
+    a candidate from its cells' totals (cell_totals of each)."""
+
+    name: str
+    meaning: str
+    unit: str
+    measure: Callable
+
+
+def mean_turns(totals):
+    """The mean game length in player turns, each level and player count weighted alike; its
+    standard error from each cell's spread."""
+    from fisim.results.feel import length
+    means, variances = [], []
+    for cell in totals:
+        found = length(cell["turns_hist"])
+        means.append(found["mean_turns"])
+        variances.append(found["sd_turns"] ** 2 / cell["games"])
+    return sum(means) / len(means), math.sqrt(sum(variances)) / len(means)
+
+
+def close_wins(totals):
+    """The share of the candidate's wins (its cells' pooled) that came close: one step from the
+    skull, on a flooded Fools' Landing, or after a treasure had been one flood card from lost."""
+    from fisim.results.feel import closeness
+    close = sum(closeness(c["won_close_hist"], c["treasures_hist"], c["wins"], c["games"])["close_any"]
+                for c in totals)
+    wins = sum(c["wins"] for c in totals)
+    if not wins:
+        return math.nan, math.inf
+    share = close / wins
+    return share, math.sqrt(max(share * (1 - share), 1 / wins) / wins)
+
+
+FEEL = {f.name: f for f in (
+    Feel("turns", "the mean game length in player turns, each level and player count weighted alike", "turns",
+         mean_turns),
+    Feel("close_wins", "the share of wins that came close (one step from the skull, a flooded Fools' Landing, a "
+                       "treasure one flood card from lost)", "share", close_wins),
+)}
+
+
+def totals(chunks):
+    """A cell's kept chunk records (a list of them) added up, as the loader adds a store's."""
+    import pandas as pd
+
+    from fisim.tables import cell_totals
+    return cell_totals(pd.DataFrame(list(chunks)))
+
+
+def pooled(cells):
+    """Several cells' totals added up into one (the candidate's games pooled)."""
+    from fisim.tables import summed
+    first = cells[0]
+    return {key: [t for c in cells for t in c[key]] if key == "traces"
+            else summed([c[key] for c in cells]) if hasattr(first[key], "__len__") else sum(c[key] for c in cells)
+            for key in first}
+
+
+def summary(cell, worlds):
+    """How one cell's games feel (or a candidate's, its cells pooled), SUMMARY's columns, from its
+    totals and the worlds of each traced estimate."""
+    from fisim.results.feel import length
+    from fisim.tables import feel_columns
+    row = {**length(cell["turns_hist"]), **feel_columns(cell, worlds)}
+    return {column: row[column] for column in SUMMARY}
