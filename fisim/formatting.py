@@ -76,6 +76,14 @@ def _off_zero(low, high, digits):
     return digits
 
 
+def window(low, high):
+    """A window of values in words: 'at least 0.4' (no upper end: None or infinite), 'at most 0.7'
+    (from 0) or '10 to 20'."""
+    if high is None or high == float("inf"):
+        return f"at least {low:g}"
+    return f"at most {high:g}" if low == 0 else f"{low:g} to {high:g}"
+
+
 def count(n):
     """'12,345'."""
     return f"{int(n):,}"

@@ -33,13 +33,16 @@ def games_of(rates, seed=1, size=1 << 20, feel=None):
     """evidence(candidate, n) of candidates with the given win rates per level ({index: {level:
     rate}}), dealt alike: game i is won wherever the rate is above the same uniform draw (common
     random numbers, as the engine's deals); `feel` ({index: {name: value}}) the feel measures'
-    estimates (default: 15 turns, a third of wins close), each with the standard error of n games."""
+    estimates (default: 15 turns, a third of wins close, drama 0.5, decided after 0.6 of the game),
+    each with the standard error of n games, but drama's and decisiveness's, of a fixed sample of
+    traced games."""
     draws = np.random.default_rng(seed).random(size)
 
     def evidence(candidate, n):
         values = {(level, 3): draws[:n] < rate for level, rate in rates[candidate.index].items()}
-        mine = {"turns": 15.0, "close_wins": 1 / 3, **(feel or {}).get(candidate.index, {})}
-        errors = {"turns": 3.0 / np.sqrt(n), "close_wins": 0.5 / np.sqrt(n)}
+        mine = {"turns": 15.0, "close_wins": 1 / 3, "drama": 0.5, "decided": 0.6,
+                **(feel or {}).get(candidate.index, {})}
+        errors = {"turns": 3.0 / np.sqrt(n), "close_wins": 0.5 / np.sqrt(n), "drama": 0.1, "decided": 0.1}
         return Evidence(values, {name: (value, errors[name]) for name, value in mine.items()})
     return evidence
 
@@ -124,16 +127,34 @@ def test_ties_go_to_the_smaller_change():
 @pytest.mark.parametrize("name,window,values,answer", [
     ("turns", (10.0, 20.0), (25.0, 15.0), 1),
     ("close_wins", (0.3, math.inf), (0.1, 0.45), 1),
+    ("drama", (0.0, 0.4), (0.52, 0.35), 1),
+    ("decided", (0.6, 1.0), (0.55, 0.7), 1),
 ])
 def test_a_constraint_drops_the_candidates_that_break_it(name, window, values, answer):
-    """--turns 10..20, --close-wins 0.3..: the closer candidate breaks it; the one that meets it
-    answers though it misses the target by more."""
+    """--turns 10..20, --close-wins 0.3.., --drama ..0.4, --decided 0.6..: the closer candidate
+    breaks it; the one that meets it answers though it misses the target by more. Drama and
+    decisiveness come from a fixed sample of traced games (their errors do not shrink with the
+    looks): judged by their estimates, the race still settles."""
     rates = {0: {"normal": 0.5}, 1: {"normal": 0.46}}
     goal = Goal(NORMAL, (3,), windows=((name, window),))
     feel = {i: {name: v} for i, v in enumerate(values)}
     result = race.race(candidates((2,), (4,)), goal, 1_000_000, games_of(rates, feel=feel))
     assert result.ranked[0].index == answer and result.settled
     assert result.readings[result.ranked[1]].shown_violating
+
+
+def test_a_traced_measure_is_judged_by_its_estimate_and_an_unmeasured_one_breaks_its_window():
+    """Drama 0.35 with an interval across the window's end meets ..0.4 by its estimate (no look
+    could narrow it), as a bounded measure would not; drama with no traced game won breaks it."""
+    goal = Goal(NORMAL, (3,), windows=(("drama", (0.0, 0.4)),))
+    wins = {("normal", 3): np.ones(100, bool)}
+    for estimate, meets in ((0.35, True), (0.45, False), (math.nan, False)):
+        evidence = Evidence(wins, {"turns": (15, 1), "close_wins": (0.3, 0.1), "drama": (estimate, 0.1),
+                                   "decided": (0.6, 0.1)})
+        judged = race.Reading(100, evidence, goal, 2.0, goal.traced)
+        assert (judged.shown_meeting, judged.shown_violating, judged.violates) == (meets, not meets, not meets)
+    bounded = race.Reading(100, Evidence(wins, {**evidence.feel, "drama": (0.35, 0.1)}), goal, 2.0)
+    assert not bounded.shown_meeting and not bounded.shown_violating
 
 
 def test_a_near_tie_is_not_settled_and_the_budget_holds():
@@ -192,11 +213,26 @@ def test_the_feel_measures_weigh_each_cell_alike_and_pool_the_wins():
     share of close wins: the close wins of all cells over their wins."""
     a = cell_totals([0] * 10 + [10, 0, 10], [5, 5], 10, 20)              # 10 and 12 turns: mean 11, sd 1
     b = cell_totals([0] * 20 + [40], [10, 30], 40, 40)                   # 20 turns every game
-    mean, error = constraints.mean_turns([a, b])
+    mean, error = constraints.mean_turns([a, b], 0)
     assert mean == pytest.approx(15.5) and error == pytest.approx(math.sqrt(1 / 20) / 2)
-    share, error = constraints.close_wins([a, b])
+    share, error = constraints.close_wins([a, b], 0)
     assert share == pytest.approx(35 / 50) and error == pytest.approx(math.sqrt(0.7 * 0.3 / 50))
-    assert math.isnan(constraints.close_wins([cell_totals([0, 5], [0], 0, 5)])[0])
+    assert math.isnan(constraints.close_wins([cell_totals([0, 5], [0], 0, 5)], 0)[0])
+
+
+def test_drama_and_decisiveness_are_the_traced_games_means():
+    """Traces of 4 worlds (the worlds won at the start of each round, then the end): drama is the
+    mean lowest chance of the games won (0.25 and 0.5), decided the mean share of the game before
+    the chance stayed on the outcome's side (won from round 2 of 3: 2/3; won and lost from round 1
+    of 2: 1/2), pooled over the cells; with no game won, drama unmeasured."""
+    a = {"traces": [[1, 2, 4, 4], [2, 4, 4]]}
+    b = {"traces": [[2, 0, 0]]}
+    drama, error = constraints.FEEL["drama"].measure([a, b], 4)
+    assert drama == pytest.approx(0.375) and error == pytest.approx(0.125)
+    decided, _ = constraints.FEEL["decided"].measure([a, b], 4)
+    assert decided == pytest.approx((2 / 3 + 1 / 2 + 1 / 2) / 3)
+    assert constraints.FEEL["drama"].measure([b], 4)[1] == math.inf
+    assert math.isnan(constraints.FEEL["drama"].measure([b], 4)[0])
 
 
 def test_the_verification_is_sized_to_the_tolerance():
@@ -316,6 +352,7 @@ GOOD = ["--set", "sandbags=1..3", "--target", "normal=0.5"]
     ([*GOOD, "--turns", "20..10"], "--turns 20..10: give a window LOW..HIGH with 0 <= LOW <= HIGH"),
     ([*GOOD, "--turns", "long"], "--turns long: give a window LOW..HIGH of numbers"),
     ([*GOOD, "--close-wins", "x.."], "--close-wins x..: give a window LOW..HIGH of numbers"),
+    ([*GOOD, "--drama", "..0.5", "--trace-games", "0"], "--drama is measured on traced games: give --trace-games 2"),
     ([*GOOD, "--budget", "50"], "--budget 50: the first round alone plays"),
     ([*GOOD, "--verify-games", "2500"], "--verify-games 2500: give a multiple of 1,000"),
     ([*GOOD, "--policy", "genius"], "genius"),
@@ -339,6 +376,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     ({"seed": -1}, "seed must be a whole number from 0"),
     ({"turns": "long"}, "turns long: give a window"),
     ({"close_wins": [0.3]}, "close_wins must be 'LOW..HIGH' or a pair of numbers"),
+    ({"decided": "0.5..", "trace_games": 1}, "decided is measured on traced games: give trace_games 2 or more"),
     ({"out": 3}, "out must be a path"),
     ({"report": "yes"}, "report must be True or False"),
     ({"progress": "yes"}, "progress must be True"),
@@ -469,6 +507,31 @@ def test_every_candidate_says_how_it_feels_and_a_feel_constraint_chooses_the_ans
                          progress=False)
     assert short.race.reached == "unreachable"
     assert all(r.shown_violating for r in short.race.readings.values())
+
+
+@pytest.mark.compiles
+def test_drama_and_decisiveness_constrain_the_search_on_its_traced_games(tmp_path):
+    """--drama and --decided: the search traces its first games of each cell, each played
+    candidate's drama is the one fisim.load reads from its cell of the search's store, a window
+    every candidate meets gives the unconstrained answer on the same deals, and one none can meet
+    (won games whose chance never fell below 99%) leaves every one out, said so."""
+    from fisim.designing.text import format_design
+    common = {"players": 2, "policy": "expert", "budget": 30_000, "verify_games": 1000, "best": 1, "trace_games": 6,
+              "report": False, "progress": False}
+    free = fisim.design(["sandbags=1..3"], {"normal": 0.45}, out=tmp_path / "free", **common)
+    loose = fisim.design(["sandbags=1..3"], {"normal": 0.45}, drama="0..1", decided="0..1", out=tmp_path / "loose",
+                         **common)
+    assert dict(loose.answer.values) == dict(free.answer.values)
+    stored = fisim.load(tmp_path / "loose" / "screen").set_index("rules")
+    played = loose.candidates[loose.candidates["games"] > 0]
+    for _, row in played.iterrows():
+        cell = stored.loc["official" if row["sandbags"] == 2 else f"sandbags={row['sandbags']}"]
+        assert row["traced"] == cell["traced"] == 6
+        assert row["drama"] == pytest.approx(cell["drama"]) and row["decided"] == pytest.approx(cell["decided_share"])
+    tense = fisim.design(["sandbags=1..3"], {"normal": 0.45}, drama="0.99..1", out=tmp_path / "tense", **common)
+    assert tense.race.reached == "unreachable"
+    assert all(r.shown_violating for r in tense.race.readings.values())
+    assert "breaks drama" in format_design(tense, tmp_path / "tense")
 
 
 @pytest.mark.compiles

@@ -66,3 +66,9 @@ def test_no_other_module_writes_a_rate_as_a_percentage_itself():
                 if re.search(r"\{100 \*[^{}]*:[^{}]*\}", line):
                     found.append(f"{path.relative_to(ROOT)}:{i}")
     assert not found, found
+
+
+def test_a_window_reads_in_words_with_an_open_end_said_so():
+    assert f.window(0.4, None) == f.window(0.4, float("inf")) == "at least 0.4"
+    assert f.window(0, 0.7) == "at most 0.7"
+    assert f.window(10, 20) == "10 to 20"

@@ -53,7 +53,8 @@ def feel_options(f):
 @click.option("--trace-games", default=defaults.TRACE_GAMES, show_default=True,
               type=click.IntRange(min=0, max=MAX_TRACE_GAMES), metavar="N",
               help="Trace the team's chance of winning over the first N fresh games of each cell verified (drama "
-                   "and decisiveness), as sweep --trace-games does. 0: none.")
+                   "and decisiveness), as sweep --trace-games does, and over the search's first N of each cell when "
+                   "--drama or --decided is given. 0: none.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0, max=MAX_SEED - 2),
               help="Master seed of the search (its longer looks play seed+2's games); the verification plays "
                    "seed+1's.")

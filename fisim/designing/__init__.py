@@ -48,12 +48,14 @@ def run(plan, out, threads=None, progress=None, warn=None, played=None):
     try:
         warm(cells[:1], plan.trace_games > 0)      # a first run compiles here, before any store is touched
         with screen.lock(), race_store.lock():
+            traced = plan.trace_games if goal.traced else 0         # drama or decisiveness held to a window
             games = SearchGames(opened(screen, cells, plan.seed, min(last, SCREEN), FIRST_ROUND, threads, warn,
-                                       progress=played),
+                                       traced, played),
                                 opened(race_store, cells, plan.race_seed, max(last - SCREEN, FIRST_ROUND), RACE_CHUNK,
                                        threads, warn, progress=played))
             held.append(games)
-            result = race(plan.candidates, goal, plan.budget, lambda c, n: evidence(games, c, n, goal), progress)
+            result = race(plan.candidates, goal, plan.budget,
+                          lambda c, n: evidence(games, c, n, goal, defaults.TRACE_WORLDS), progress)
         best = [c for c in result.ranked if c in result.readings][:plan.best]
         n = fresh_games(goal, plan.verify_games)
         progress(f"verifying the best {len(best)} on {count(n)} fresh games per cell (seed {plan.verify_seed})")

@@ -11,7 +11,7 @@ from fisim import defaults
 from fisim.designing.constraints import FEEL, SUMMARY
 from fisim.designing.race import CUT, LARGER, SHOWN
 from fisim.files import atomic_write
-from fisim.formatting import count, percent, plural, points
+from fisim.formatting import count, percent, plural, points, window
 from fisim.rules.variant import PARAMETERS
 from fisim.stats import wins_interval
 from fisim.version import VERSION
@@ -142,17 +142,17 @@ class Design:
 
 def _reading(reading, goal, prefix):
     """A Reading's columns in the candidates table (NaN for a candidate not played): each measure's
-    rate, the largest miss and where, whether within the tolerance, each feel measure with its
-    interval, and how the games feel (pooled over its cells)."""
+    rate, the largest miss and where, whether within the tolerance, how the games feel (pooled over
+    its cells), and each feel measure with its interval at the reading's confidence."""
     row = {f"{prefix}rate_{goal.column(m)}": reading.rate[m] if reading else math.nan for m in goal.measures}
     row.update({f"{prefix}largest_miss": reading.largest_miss if reading else math.nan,
                 f"{prefix}worst": goal.label(reading.worst) if reading else None,
                 f"{prefix}within_tolerance": (reading.excess == 0) if reading else None})
-    for name in FEEL:
-        estimate, low, high = reading.feel[name] if reading else (math.nan,) * 3
-        row.update({f"{prefix}{name}": estimate, f"{prefix}{name}_low": low, f"{prefix}{name}_high": high})
     row.update({f"{prefix}{column}": reading.summary.get(column, math.nan) if reading else math.nan
                 for column in SUMMARY})
+    for name in FEEL:       # (drama, in SUMMARY at 95% too, with the reading's interval)
+        estimate, low, high = reading.feel[name] if reading else (math.nan,) * 3
+        row.update({f"{prefix}{name}": estimate, f"{prefix}{name}_low": low, f"{prefix}{name}_high": high})
     return row
 
 
@@ -176,7 +176,9 @@ def verdict(design):
         broken = "a target beyond the tolerance" + (" or to break a constraint" if goal.windows else "")
         what = (f"target out of reach: no candidate {'left in the race ' if result.cut else ''}reaches the targets, "
                 f"every one is shown to miss {broken}; the closest misses by "
-                f"{points(r.largest_miss, 1, signed=False)} points ({goal.label(r.worst)})")
+                f"{points(r.largest_miss, 1, signed=False)} points ({goal.label(r.worst)})"
+                + "".join(f" and breaks {name.replace('_', ' ')} ({r.feel[name][0]:.2f}, asked {window(low, high)})"
+                          for name, (low, high) in goal.windows if not low <= r.feel[name][0] <= high))
     else:
         what = f"whether a candidate is within {tolerance} of every target is open"
     larger = sum(why == LARGER and c not in result.readings for c, (_, why) in result.dropped.items())

@@ -2,8 +2,11 @@
 chunks added up as the loader adds them (fisim.tables.cell_totals) and measured as a sweep's
 cells are (fisim.results.feel, fisim.tables.feel_columns). Two uses:
 
-- the measures a design may hold to a window (FEEL: `--turns 10..20`, `--close-wins 0.3..`), each
-  an estimate with its standard error, which the race bounds at its confidence;
+- the measures a design may hold to a window (FEEL: `--turns 10..20`, `--close-wins 0.3..`,
+  `--drama ..0.5`, `--decided 0.6..`), each an estimate with its standard error, which the race
+  bounds at its confidence; drama and decisiveness come from the traced games (the first of each
+  cell), a sample the race's looks do not grow, so the race holds them to their windows by their
+  estimates (race.Reading) and the verification by their 95% intervals on fresh deals;
 - the columns of the design's tables that say how a candidate feels (SUMMARY): game length and its
   spread, the share of wins that came close, the treasures in hand when the game was lost, and,
   over the traced games of the verification, drama and decisiveness.
@@ -19,16 +22,18 @@ SUMMARY = ("mean_turns", "sd_turns", "close_any_share", "lost_mean_treasures", "
 @dataclass(frozen=True)
 class Feel:
     """A measure a design may constrain: its name (its option --NAME LOW..HIGH and its columns in
-    the tables), what it means, its unit, and `measure(totals)`, the (estimate, standard error) of
-    a candidate from its cells' totals (cell_totals of each)."""
+    the tables), what it means, its unit, `measure(totals, worlds)`, the (estimate, standard error)
+    of a candidate from its cells' totals (cell_totals of each) and the worlds of each traced
+    estimate, and whether it is measured on the traced games alone."""
 
     name: str
     meaning: str
     unit: str
     measure: Callable
+    traced: bool = False
 
 
-def mean_turns(totals):
+def mean_turns(totals, worlds):
     """The mean game length in player turns, each level and player count weighted alike; its
     standard error from each cell's spread."""
     from fisim.results.feel import length
@@ -40,7 +45,7 @@ def mean_turns(totals):
     return sum(means) / len(means), math.sqrt(sum(variances)) / len(means)
 
 
-def close_wins(totals):
+def close_wins(totals, worlds):
     """The share of the candidate's wins (its cells' pooled) that came close: one step from the
     skull, on a flooded Fools' Landing, or after a treasure had been one flood card from lost."""
     from fisim.results.feel import closeness
@@ -53,11 +58,30 @@ def close_wins(totals):
     return share, math.sqrt(max(share * (1 - share), 1 / wins) / wins)
 
 
+def traced_mean(column, of_wins):
+    """The measure of traced games' mean `column` (fisim.results.feel.traced_games), over the games
+    won only or all, the candidate's traced games pooled; its standard error from their spread
+    (NaN and infinite while fewer than two)."""
+    def measure(totals, worlds):
+        from fisim.results.feel import traced_games
+        games = traced_games([trace for cell in totals for trace in cell["traces"]], worlds)
+        values = (games[games["won"]] if of_wins else games)[column].to_numpy()
+        if len(values) < 2:
+            return (float(values[0]) if len(values) else math.nan), math.inf
+        return float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
+    return measure
+
+
 FEEL = {f.name: f for f in (
     Feel("turns", "the mean game length in player turns, each level and player count weighted alike", "turns",
          mean_turns),
     Feel("close_wins", "the share of wins that came close (one step from the skull, a flooded Fools' Landing, a "
                        "treasure one flood card from lost)", "share", close_wins),
+    Feel("drama", "the lowest chance of winning at the start of a round in a game won, the traced games' mean",
+         "chance", traced_mean("low", True), traced=True),
+    Feel("decided", "the share of the game played before the chance of winning stayed on the side of the outcome "
+                    "(at least 0.9 in a game won, at most 0.1 in one lost), the traced games' mean",
+         "share", traced_mean("decided_share", False), traced=True),
 )}
 
 

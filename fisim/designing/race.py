@@ -40,8 +40,11 @@ their estimates, never fewer than FINALISTS, as successive halving does (Karnin,
 stops unsettled when the next round would overrun the budget.
 
 The 5% error is spent by Bonferroni over a candidate's intervals: its looks the budget allows
-times its levels, player counts and constraints, as tune spends it (fisim.tuning).
+times its levels, player counts and constraints, as tune spends it (fisim.tuning). A constraint
+measured on the traced games (drama, decisiveness) is held to its window by its estimate: its
+games are the first of each cell, which later looks do not add to, so no look could narrow it.
 """
+import math
 from dataclasses import dataclass, field
 
 from fisim.limits import MAX_CHUNK_GAMES
@@ -85,9 +88,10 @@ class Reading:
     """What a candidate's first `games` games per cell say (Evidence), at the level of `z`: per
     measure its rate and interval, and its miss with bounds; the largest miss, beyond the
     tolerance ('excess') with its bounds; the feel measures with their intervals and whether the
-    constraints are met."""
+    constraints are met: those named in `on_estimate` by their estimates (a sample more games
+    would not grow), the others by their intervals."""
 
-    def __init__(self, games, evidence, goal, z):
+    def __init__(self, games, evidence, goal, z, on_estimate=()):
         from fisim.stats import wins_interval
         self.games, self.values, self.summary = games, evidence.values, evidence.summary
         self.rate, self.low, self.high, self.miss = {}, {}, {}, {}
@@ -107,7 +111,8 @@ class Reading:
         self.out_at = [m for m in goal.measures if bounds[m][0] > tolerance]    # shown beyond the tolerance
         self.feel = {name: (estimate, estimate - z * error, estimate + z * error)
                      for name, (estimate, error) in evidence.feel.items()}
-        windows = [(self.feel[name], low, high) for name, (low, high) in goal.windows]
+        windows = [(self.feel[name] if name not in on_estimate else judged_on_estimate(self.feel[name][0]), low, high)
+                   for name, (low, high) in goal.windows]
         self.violates = any(not low <= estimate <= high for (estimate, _, _), low, high in windows
                             if estimate == estimate)
         self.shown_violating = any(top < low or bottom > high for (_, bottom, top), low, high in windows)
@@ -115,6 +120,13 @@ class Reading:
         self.decided = self.excess_high == 0 and self.shown_meeting
         self.out = self.excess_low > 0 or self.shown_violating
         self.hopes = not (self.decided or self.out)
+
+
+def judged_on_estimate(estimate):
+    """(estimate, low, high) of a measure judged by its estimate: the estimate three times; one
+    that cannot be measured (drama with no traced game won) below every window (whose low end is
+    at least 0), so shown to break it."""
+    return (estimate,) * 3 if estimate == estimate else (-math.inf,) * 3
 
 
 def order(candidate, reading):
@@ -244,7 +256,7 @@ def race(candidates, goal, budget, evidence, progress=None):
     progress = progress or (lambda text: None)
     cells = len(goal.cells)
     looks = schedule(budget, cells)
-    z = critical_z(len(looks), len(goal.measures) + len(goal.windows))
+    z = critical_z(len(looks), len(goal.measures) + len(goal.windows) - len(goal.traced))
     readings, asked, dropped, rounds = {}, {}, {}, []
     alive, spent, settled = list(candidates), 0, False
 
@@ -273,7 +285,7 @@ def race(candidates, goal, budget, evidence, progress=None):
                  + f", {count(games[0])}{'' if len(games) == 1 else f' to {count(games[-1])}'} games per cell "
                  f"({count(cost)} games)")
         for c in todo:
-            readings[c] = Reading(upto[c], evidence(c, upto[c]), goal, z)
+            readings[c] = Reading(upto[c], evidence(c, upto[c]), goal, z, goal.traced)
             asked[c] = upto[c]
         spent += cost
         rounds.append({"candidates": len(todo), "entered": len(entering), "fewest": games[0], "most": games[-1],

@@ -43,6 +43,11 @@ class Goal:
         """(level, players) of each cell a candidate plays."""
         return [(level, p) for level, _ in self.targets for p in self.counts]
 
+    @property
+    def traced(self):
+        """The constraints measured on the traced games (drama, decisiveness)."""
+        return tuple(name for name, _ in self.windows if FEEL[name].traced)
+
     def target(self, measure):
         return dict(self.targets)[measure[0]]
 
@@ -150,6 +155,10 @@ def plan(sets, target, players=defaults.PLAYERS, team=None, layout=defaults.LAYO
             raise ConfigError(f"{name('verify_games')} {verify_games}: give a multiple of {VERIFY_CHUNK:,}")
     whole(name("best"), best, 1, 100)
     whole(name("trace_games"), trace_games, 0, MAX_TRACE_GAMES)
+    traced = [w for w, _ in windows if FEEL[w].traced]
+    if traced and trace_games < 2:
+        raise ConfigError(f"{name(traced[0])} is measured on traced games: give {name('trace_games')} 2 or more, "
+                          f"not {trace_games}")
     whole(name("seed"), seed, 0, MAX_SEED - 2)
     goal = Goal(targets, counts, pooled, float(tolerance), windows)
     candidates, unplayable, setting = _candidates(goal, axes, team, layout, policy, rules)

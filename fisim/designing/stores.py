@@ -2,7 +2,8 @@
 (fisim.store; `fisim.load` reads it), and beside them the files the design writes.
 
 - DIR/screen: a cell's games 0..SCREEN-1 of the seed, in chunks of FIRST_ROUND games, so that the
-  first looks of many candidates play no more than they need;
+  first looks of many candidates play no more than they need (the first --trace-games of each
+  traced when drama or decisiveness is a constraint);
 - DIR/race: its games from there on, games 0.. of the seed two after it, in chunks of 1,000, 1,000,
   2,000, 4,000 ... doubling up to race.RACE_CHUNK, so that the long looks of the few candidates left
   write a few large files, not hundreds of small ones, and every look ends where a chunk ends (the
@@ -88,6 +89,6 @@ def evidence(games, candidate, n, goal, worlds=0):
         cells[measure] = totals(record for _, record in held)
     if goal.pooled:
         wins = {(level, POOLED): np.mean([wins[level, p] for p in goal.counts], axis=0) for level, _ in goal.targets}
-    feel = {name: f.measure(list(cells.values())) for name, f in FEEL.items()}
+    feel = {name: f.measure(list(cells.values()), worlds) for name, f in FEEL.items()}
     return Evidence(wins, feel, {**summary(pooled(list(cells.values())), worlds),
                                  "cells": {m: summary(t, worlds) for m, t in cells.items()}})

@@ -5,7 +5,7 @@ import math
 from pathlib import Path
 
 from fisim.designing.constraints import FEEL
-from fisim.formatting import count, interval, percent, plural, points
+from fisim.formatting import count, interval, percent, plural, points, window
 from fisim.stats import wins_interval
 
 
@@ -15,7 +15,7 @@ def format_design(design, out):
     answer = design.answer
     searched, fresh = result.readings[answer], design.verified[answer]
     axes = ", ".join(f"{k} {_span(v)}" for k, v in plan.axes)
-    windows = "".join(f", {FEEL[n].name.replace('_', ' ')} {_window(w)}" for n, w in goal.windows)
+    windows = "".join(f", {FEEL[n].name.replace('_', ' ')} {window(*w)}" for n, w in goal.windows)
     lines = [f"design: {plural(len(plan.candidates), 'candidate')} ({axes}) toward "
              + ", ".join(f"{level} {percent(rate, 1)}" for level, rate in goal.targets)
              + f" (within {points(goal.tolerance, 1, signed=False)} points{windows}); {goal.players_label}, team "
@@ -43,6 +43,8 @@ def format_design(design, out):
                  f"({goal.label(fresh.worst)}): {within} {points(goal.tolerance, 1, signed=False)} points of every "
                  "target")
     lines.append(f"  how it feels (fresh deals): {feel_words(fresh.summary)}")
+    if goal.windows:
+        lines.append(f"  constraints (fresh deals, 95%): {window_words(fresh, goal)}")
     lines.append("best candidates (search; fresh deals):")
     lines.append(f"  {'rank':>4}  {'changes':<44}{'games':>8}  {'largest miss':<20}{'fresh deals':<20}"
                  f"{'turns':>7}{'close wins':>12}")
@@ -75,11 +77,20 @@ def feel_words(summary):
     return "; ".join(words)
 
 
+def window_words(reading, goal):
+    """Each constraint of `goal` as a Reading measures it: the estimate, its interval, the window
+    and whether the interval is within it (met), outside it (broken) or across an end (open)."""
+    words = []
+    for name, (low, high) in goal.windows:
+        estimate, bottom, top = reading.feel[name]
+        verdict = ("met" if low <= bottom and top <= high else "broken" if top < low or bottom > high
+                   else "open")
+        words.append(f"{name.replace('_', ' ')} {estimate:.2f} [{bottom:.2f}, {top:.2f}] {window(low, high)}: "
+                     f"{verdict}")
+    return "; ".join(words)
+
+
 def _span(values):
     values = list(values)
     return f"{values[0]}..{values[-1]}" if len(values) > 1 else str(values[0])
 
-
-def _window(window):
-    low, high = window
-    return f"{low:g}..{'' if math.isinf(high) else format(high, 'g')}"

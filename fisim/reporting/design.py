@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from fisim.designing.constraints import FEEL, SUMMARY
-from fisim.formatting import count, percent, plural, points, rate_bracket
+from fisim.formatting import count, percent, plural, points, rate_bracket, window
 from fisim.reporting import figures
 from fisim.reporting.document import Column, Report, Section, Spread, Table
 
@@ -164,7 +164,7 @@ def _changes(request, candidates, outcome):
 
 
 def _feel(request, verified):
-    columns = [*SUMMARY, *(f"{name}{end}" for name in FEEL for end in ("", "_low", "_high"))]
+    columns = list(dict.fromkeys([*SUMMARY, *(f"{name}{end}" for name in FEEL for end in ("", "_low", "_high"))]))
     table = verified[["rank", "candidate", "changes", *(f"verified_{c}" for c in columns)]].rename(
         columns=lambda c: c.removeprefix("verified_"))
     drama = table["traced"].fillna(0).gt(0).any()
@@ -173,7 +173,7 @@ def _feel(request, verified):
         def text(r):
             if pd.isna(r[name]):
                 return "–"
-            if name == "drama":
+            if name in ("drama", "decided"):        # a chance, a share of the game: percentages
                 return rate_bracket(r[name], r[f"{name}_low"], r[f"{name}_high"], 0)
             return f"{r[name]:.{digits}f} [{r[f'{name}_low']:.{digits}f}, {r[f'{name}_high']:.{digits}f}]"
         return text
@@ -183,8 +183,9 @@ def _feel(request, verified):
              Column("Treasures held, lost games", lambda r: f"{r['lost_mean_treasures']:.2f}")]
     if drama:
         shown += [Column("Drama (lowest chance, won games)", interval("drama", 0)),
-                  Column("Decided from round", interval("decided_round", 1))]
-    constraints = "; ".join(f"{name.replace('_', ' ')} within {low:g}..{'' if high is None else format(high, 'g')}"
+                  Column("Decided from round", interval("decided_round", 1)),
+                  Column("Decided after (share of the game)", interval("decided", 0))]
+    constraints = "; ".join(f"{name.replace('_', ' ')} {window(low, high)}"
                             for name, (low, high) in request["constraints"].items())
     return Section(
         "design-feel", "How each candidate's games feel",
@@ -192,7 +193,8 @@ def _feel(request, verified):
         "spread), the share of wins that came close (one step from the skull, a flooded Fools' Landing, or a treasure "
         "one flood card from lost), the treasures the team held in the games it lost"
         + (", and over the traced games the chance of winning: drama, its lowest in the games won, and the round "
-           "from which it stayed on the side of the outcome" if drama else "") + "."
+           "from which it stayed on the side of the outcome (and that round's share of the game)" if drama else "")
+        + "."
         + (f" The search held every candidate to {constraints}." if constraints else ""),
         f"{count(request['verify_games'])} fresh games per level and player count"
         + (f", the first {request['trace_games']} of each traced" if drama else "") + ".", None,
