@@ -289,8 +289,8 @@ def replay(level=defaults.LEVEL, players=defaults.PLAYERS, team=None, layout=def
 
 
 def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults.LAYOUT, policy=defaults.POLICY,
-           rules=(), tolerance=defaults.DESIGN_TOLERANCE, turns=None, close_wins=None, drama=None, decided=None,
-           budget=defaults.DESIGN_BUDGET,
+           rules=(), tolerance=defaults.DESIGN_TOLERANCE, turns=None, close_wins=None, lost_treasures=None, drama=None,
+           decided=None, budget=defaults.DESIGN_BUDGET,
            verify_games=None, best=defaults.DESIGN_BEST, trace_games=defaults.TRACE_GAMES, seed=0,
            out=defaults.DESIGN_OUT, threads=None, report=True, progress=True):
     """Find the rule numbers whose win rates come closest to a target per level, as `fisim design`
@@ -299,11 +299,12 @@ def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults
     `target` the win rate per level ("novice=0.85,normal=0.65" or {"novice": 0.85}), `players` a
     count, "each" or "pooled" (or several counts, each held to the targets); the constraints
     `turns` (the mean game length in player turns), `close_wins` (the share of wins that came
-    close), `drama` (the lowest chance of winning in the traced games won, their mean) and
-    `decided` (the share of the game after which the outcome was decided, the traced games'
-    mean), each a window "10..20" or (10, 20); `verify_games` fresh games per cell of the `best`
-    candidates verified (None: sized to the tolerance), their first `trace_games` traced (and the
-    search's, when `drama` or `decided` is given).
+    close), `lost_treasures` (the mean treasures captured in the games lost), `drama` (the lowest
+    chance of winning in the traced games won, their mean) and `decided` (the share of the game
+    after which the outcome was decided, the traced games' mean), each a window "10..20" or
+    (10, 20); `verify_games` fresh games per cell of the `best` candidates verified (None: sized
+    to the tolerance), their first `trace_games` traced (and the search's, when `drama` or
+    `decided` is given).
     `report`: also write out/report/. `progress` as simulate's (a bar names the round). Returns a
     fisim.designing.answer.Design: `candidates`, a DataFrame of every candidate, best first (its
     numbers, change, status, curve, largest miss, how its games feel, and for the verified the
@@ -325,7 +326,8 @@ def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults
         check.whole("threads", threads, 1, max_threads())
     check.flag("report", report)
     bars.check(progress)
-    windows = {name: window for name, window in (("turns", turns), ("close_wins", close_wins), ("drama", drama),
+    windows = {name: window for name, window in (("turns", turns), ("close_wins", close_wins),
+                                                 ("lost_treasures", lost_treasures), ("drama", drama),
                                                  ("decided", decided)) if window is not None}
     planned = plan(sets, target, players, team, layout, policy, rules, tolerance, windows, budget, verify_games, best,
                    trace_games, seed, option="")

@@ -33,16 +33,18 @@ def games_of(rates, seed=1, size=1 << 20, feel=None):
     """evidence(candidate, n) of candidates with the given win rates per level ({index: {level:
     rate}}), dealt alike: game i is won wherever the rate is above the same uniform draw (common
     random numbers, as the engine's deals); `feel` ({index: {name: value}}) the feel measures'
-    estimates (default: 15 turns, a third of wins close, drama 0.5, decided after 0.6 of the game),
+    estimates (default: 15 turns, a third of wins close, 1.5 treasures in a lost game, drama 0.5,
+    decided after 0.6 of the game),
     each with the standard error of n games, but drama's and decisiveness's, of a fixed sample of
     traced games."""
     draws = np.random.default_rng(seed).random(size)
 
     def evidence(candidate, n):
         values = {(level, 3): draws[:n] < rate for level, rate in rates[candidate.index].items()}
-        mine = {"turns": 15.0, "close_wins": 1 / 3, "drama": 0.5, "decided": 0.6,
+        mine = {"turns": 15.0, "close_wins": 1 / 3, "lost_treasures": 1.5, "drama": 0.5, "decided": 0.6,
                 **(feel or {}).get(candidate.index, {})}
-        errors = {"turns": 3.0 / np.sqrt(n), "close_wins": 0.5 / np.sqrt(n), "drama": 0.1, "decided": 0.1}
+        errors = {"turns": 3.0 / np.sqrt(n), "close_wins": 0.5 / np.sqrt(n), "lost_treasures": 1.2 / np.sqrt(n),
+                  "drama": 0.1, "decided": 0.1}
         return Evidence(values, {name: (value, errors[name]) for name, value in mine.items()})
     return evidence
 
@@ -127,12 +129,13 @@ def test_ties_go_to_the_smaller_change():
 @pytest.mark.parametrize("name,window,values,answer", [
     ("turns", (10.0, 20.0), (25.0, 15.0), 1),
     ("close_wins", (0.3, math.inf), (0.1, 0.45), 1),
+    ("lost_treasures", (1.0, math.inf), (0.8, 1.6), 1),
     ("drama", (0.0, 0.4), (0.52, 0.35), 1),
     ("decided", (0.6, 1.0), (0.55, 0.7), 1),
 ])
 def test_a_constraint_drops_the_candidates_that_break_it(name, window, values, answer):
-    """--turns 10..20, --close-wins 0.3.., --drama ..0.4, --decided 0.6..: the closer candidate
-    breaks it; the one that meets it answers though it misses the target by more. Drama and
+    """--turns 10..20, --close-wins 0.3.., --lost-treasures 1.., --drama ..0.4, --decided 0.6..: the
+    closer candidate breaks it; the one that meets it answers though it misses the target by more. Drama and
     decisiveness come from a fixed sample of traced games (their errors do not shrink with the
     looks): judged by their estimates, the race still settles."""
     rates = {0: {"normal": 0.5}, 1: {"normal": 0.46}}
@@ -149,8 +152,8 @@ def test_a_traced_measure_is_judged_by_its_estimate_and_an_unmeasured_one_breaks
     goal = Goal(NORMAL, (3,), windows=(("drama", (0.0, 0.4)),))
     wins = {("normal", 3): np.ones(100, bool)}
     for estimate, meets in ((0.35, True), (0.45, False), (math.nan, False)):
-        evidence = Evidence(wins, {"turns": (15, 1), "close_wins": (0.3, 0.1), "drama": (estimate, 0.1),
-                                   "decided": (0.6, 0.1)})
+        evidence = Evidence(wins, {"turns": (15, 1), "close_wins": (0.3, 0.1), "lost_treasures": (1, 0.1),
+                                   "drama": (estimate, 0.1), "decided": (0.6, 0.1)})
         judged = race.Reading(100, evidence, goal, 2.0, goal.traced)
         assert (judged.shown_meeting, judged.shown_violating, judged.violates) == (meets, not meets, not meets)
     bounded = race.Reading(100, Evidence(wins, {**evidence.feel, "drama": (0.35, 0.1)}), goal, 2.0)
@@ -218,6 +221,19 @@ def test_the_feel_measures_weigh_each_cell_alike_and_pool_the_wins():
     share, error = constraints.close_wins([a, b], 0)
     assert share == pytest.approx(35 / 50) and error == pytest.approx(math.sqrt(0.7 * 0.3 / 50))
     assert math.isnan(constraints.close_wins([cell_totals([0, 5], [0], 0, 5)], 0)[0])
+
+
+def test_lost_treasures_pool_the_losses_of_every_cell():
+    """Of a's 10 losses none had a treasure, of b's 10 losses all had two (a won game has all
+    four, R-WIN): a mean of 1 over the 20 losses, its standard error from their spread."""
+    a = cell_totals([0, 20], [5, 5], 10, 20)
+    a["treasures_hist"] = np.asarray([10, 0, 0, 0, 10])
+    b = cell_totals([0, 20], [5, 5], 10, 20)
+    b["treasures_hist"] = np.asarray([0, 0, 10, 0, 10])
+    mean, error = constraints.lost_treasures([a, b], 0)
+    assert mean == pytest.approx(1.0) and error == pytest.approx(math.sqrt(20 / 19 / 20))
+    won = cell_totals([0, 5], [5], 5, 5)
+    assert math.isnan(constraints.lost_treasures([won], 0)[0])
 
 
 def test_drama_and_decisiveness_are_the_traced_games_means():

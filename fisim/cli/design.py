@@ -14,8 +14,8 @@ def feel_options(f):
     """One --NAME LOW..HIGH option per feel measure: a constraint of the search."""
     for feel in reversed(FEEL.values()):
         f = click.option(f"--{feel.name.replace('_', '-')}", f"feel_{feel.name}", default=None, metavar="LOW..HIGH",
-                         help=f"A constraint: {feel.meaning}, within LOW..HIGH (an end may be left open: "
-                              f"{'10..' if feel.unit == 'turns' else '0.3..'}).")(f)
+                         help=f"A constraint: {feel.meaning}, within LOW..HIGH, as {feel.example} (an end may be "
+                              "left open).")(f)
     return f
 
 

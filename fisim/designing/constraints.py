@@ -3,7 +3,7 @@ chunks added up as the loader adds them (fisim.tables.cell_totals) and measured 
 cells are (fisim.results.feel, fisim.tables.feel_columns). Two uses:
 
 - the measures a design may hold to a window (FEEL: `--turns 10..20`, `--close-wins 0.3..`,
-  `--drama ..0.5`, `--decided 0.6..`), each an estimate with its standard error, which the race
+  `--lost-treasures 1..`, `--drama ..0.5`, `--decided 0.6..`), each an estimate with its standard error, which the race
   bounds at its confidence; drama and decisiveness come from the traced games (the first of each
   cell), a sample the race's looks do not grow, so the race holds them to their windows by their
   estimates (race.Reading) and the verification by their 95% intervals on fresh deals;
@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 SUMMARY = ("mean_turns", "sd_turns", "close_any_share", "lost_mean_treasures", "traced", "drama", "drama_low",
            "drama_high", "decided_round", "decided_round_low", "decided_round_high")
 
@@ -22,13 +24,13 @@ SUMMARY = ("mean_turns", "sd_turns", "close_any_share", "lost_mean_treasures", "
 @dataclass(frozen=True)
 class Feel:
     """A measure a design may constrain: its name (its option --NAME LOW..HIGH and its columns in
-    the tables), what it means, its unit, `measure(totals, worlds)`, the (estimate, standard error)
-    of a candidate from its cells' totals (cell_totals of each) and the worlds of each traced
-    estimate, and whether it is measured on the traced games alone."""
+    the tables), what it means, a window to show as an example, `measure(totals, worlds)`, the
+    (estimate, standard error) of a candidate from its cells' totals (cell_totals of each) and the
+    worlds of each traced estimate, and whether it is measured on the traced games alone."""
 
     name: str
     meaning: str
-    unit: str
+    example: str
     measure: Callable
     traced: bool = False
 
@@ -58,6 +60,19 @@ def close_wins(totals, worlds):
     return share, math.sqrt(max(share * (1 - share), 1 / wins) / wins)
 
 
+def lost_treasures(totals, worlds):
+    """The mean number of treasures captured in the games lost, the candidate's losses pooled; its
+    standard error from their spread."""
+    from fisim.results.feel import closeness
+    lost = sum(np.asarray(closeness(c["won_close_hist"], c["treasures_hist"], c["wins"], c["games"])["lost_treasures"])
+               for c in totals)
+    n, held = lost.sum(), np.arange(len(lost))
+    if n < 2:
+        return (float(held @ lost / n) if n else math.nan), math.inf
+    mean = float(held @ lost / n)
+    return mean, math.sqrt(float(lost @ (held - mean) ** 2) / (n - 1) / n)
+
+
 def traced_mean(column, of_wins):
     """The measure of traced games' mean `column` (fisim.results.feel.traced_games), over the games
     won only or all, the candidate's traced games pooled; its standard error from their spread
@@ -73,15 +88,16 @@ def traced_mean(column, of_wins):
 
 
 FEEL = {f.name: f for f in (
-    Feel("turns", "the mean game length in player turns, each level and player count weighted alike", "turns",
+    Feel("turns", "the mean game length in player turns, each level and player count weighted alike", "10..20",
          mean_turns),
     Feel("close_wins", "the share of wins that came close (one step from the skull, a flooded Fools' Landing, a "
-                       "treasure one flood card from lost)", "share", close_wins),
+                       "treasure one flood card from lost)", "0.3..", close_wins),
+    Feel("lost_treasures", "the mean number of treasures captured in the games lost", "1..", lost_treasures),
     Feel("drama", "the lowest chance of winning at the start of a round in a game won, the traced games' mean",
-         "chance", traced_mean("low", True), traced=True),
+         "..0.5", traced_mean("low", True), traced=True),
     Feel("decided", "the share of the game played before the chance of winning stayed on the side of the outcome "
                     "(at least 0.9 in a game won, at most 0.1 in one lost), the traced games' mean",
-         "share", traced_mean("decided_share", False), traced=True),
+         "0.6..", traced_mean("decided_share", False), traced=True),
 )}
 
 
