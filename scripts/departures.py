@@ -3,7 +3,9 @@
 default), and at every turn the base's own action phase played from the same position; the first
 action decision of a turn where the two choose differently is a departure, and it is classified by
 what each chose (the option types, whom it moves or gives to, where a Helicopter Lift lands, how
-many actions were left). Each departure is counted per game played, so that player counts compare.
+many actions were left). Each departure is counted per game played, so that player counts compare:
+by pair of option types, by kind (KINDS, with 95% intervals) and, for the gifts of treasure cards,
+whom each side gives to.
 
 A departure is search's verdict on sampled worlds, not proof of a mistake; many at one kind of
 decision say where the base is worth improving (docs/strength.md).
@@ -64,6 +66,10 @@ def main(argv=None):
     if args.out:
         frame.to_csv(args.out, index=False)
     print(summary(frame, args.games).to_string())
+    print()
+    print(kinds(frame, args.players, args.games).to_string())
+    print()
+    print(gifts(frame, args.players).to_string())
 
 
 def departures(search, base, scripted, level, players, seed, game):
@@ -156,6 +162,65 @@ def features(pub, own, theirs):
             "own": TYPE_NAMES[otype(own)], "theirs": TYPE_NAMES[otype(theirs)],
             "own_option": " ".join(map(str, decode(own))), "theirs_option": " ".join(map(str, decode(theirs))),
             "pub": " ".join(map(str, pub))}
+
+
+WALKS = ("move", "fly", "dive", "shore", "shore2")      # where a pawn goes or which tile is shored
+KINDS = (   # (row, the departures it counts: of the base's and search's option types)
+    ("all", lambda own, theirs: own == own),
+    ("a gift on either side", lambda own, theirs: (own == "give") | (theirs == "give")),
+    ("moves and shores only (flights, dives, double shores)", lambda own, theirs: own.isin(WALKS) & theirs.isin(WALKS)),
+    ("a Helicopter Lift on either side", lambda own, theirs: (own == "heli") | (theirs == "heli")),
+    ("a Navigator moving another pawn on either side", lambda own, theirs: (own == "nav") | (theirs == "nav")),
+    ("an END on either side", lambda own, theirs: (own == "end") | (theirs == "end")),
+    ("a capture on either side", lambda own, theirs: (own == "capture") | (theirs == "capture")),
+)
+
+
+def kinds(frame, counts, games):
+    """Departures per game of each of KINDS by player count, each a mean over the games (a game
+    without one counting 0) with its 95% interval (normal approximation); the rows overlap."""
+    import pandas as pd
+
+    from fisim.stats import mean_interval
+    table = {}
+    for players in counts:
+        mine = frame[frame["players"] == players] if not frame.empty else frame
+        cells = []
+        for _, counted in KINDS:
+            hits = mine[counted(mine["own"], mine["theirs"])] if not mine.empty else mine
+            per_game = hits.groupby("game").size().reindex(range(games), fill_value=0) if len(hits) else [0] * games
+            mean, low, high = mean_interval(list(per_game))
+            cells.append(f"{mean:.2f} [{low:.2f}, {high:.2f}]" if games > 1 else f"{mean:.2f}")
+        table[f"{players} players"] = cells
+    return pd.DataFrame(table, index=[name for name, _ in KINDS])
+
+
+def gifts(frame, counts):
+    """The gifts of treasure cards in departures, each side's (base, search) by player count: how
+    many, of them how many to the player holding the most cards of that treasure (ties included),
+    and the recipient's cards of it and in all, on average (from each departure's pub)."""
+    import pandas as pd
+
+    from fisim.rules import view
+    from fisim.rules.constants import N_TREASURES
+    rows = []
+    for players in counts:
+        mine = frame[frame["players"] == players] if not frame.empty else frame
+        for side, column in (("base", "own_option"), ("search", "theirs_option")):
+            given = []
+            for option, pub in zip(mine.get(column, []), mine.get("pub", [])):
+                kind, card, to, _ = option.split()
+                if kind != "give" or int(card) >= N_TREASURES:
+                    continue
+                pub = np.array(pub.split(), np.int64)
+                held = [view.cards(pub, seat, int(card)) for seat in range(view.players(pub))]
+                given.append((held[int(to)] == max(held), held[int(to)], view.cards_in_hand(pub, int(to))))
+            collector, of_it, hand = (np.array(column, np.float64) for column in zip(*given)) if given else ([],) * 3
+            rows.append({"players": players, "side": side, "gifts": len(given),
+                         "to_the_collector": int(np.sum(collector)),
+                         "recipient_cards_of_it": float(np.mean(of_it)) if given else np.nan,
+                         "recipient_hand": float(np.mean(hand)) if given else np.nan})
+    return pd.DataFrame(rows)
 
 
 def summary(frame, games):

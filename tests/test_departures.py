@@ -44,6 +44,24 @@ def test_the_departures_of_search_are_in_the_games_it_plays(tmp_path, capsys):
     for (own, theirs), n in rows[["own", "theirs"]].value_counts().items():
         assert any(line.split()[:3] == [own, "->", theirs] and float(line.split()[3]) == n
                    for line in summary.splitlines())
+    assert any(line.split()[:2] == ["all", f"{len(rows):.2f}"] for line in summary.splitlines())
+    module = _script()
+    gifts = module.gifts(rows, [3]).set_index("side")["gifts"]
+    for side, column in (("base", "own_option"), ("search", "theirs_option")):
+        given = rows[column].str.split()
+        assert gifts[side] == sum(o[0] == "give" and int(o[1]) < 4 for o in given)
+
+
+def test_departures_are_counted_per_game_by_kind_with_games_without_one_as_zero():
+    """Two games: a gift and a walk in the first, a Helicopter Lift in the second; per game, with
+    the kinds overlapping ('all' counts each once)."""
+    frame = pd.DataFrame({"players": [3, 3, 3], "game": [0, 0, 1], "own": ["give", "move", "heli"],
+                          "theirs": ["give", "shore", "move"]})
+    table = _script().kinds(frame, [3], 2)["3 players"]
+    assert table["all"].startswith("1.50 [") and table["a gift on either side"].startswith("0.50 [")
+    assert table["moves and shores only (flights, dives, double shores)"].startswith("0.50 [")
+    assert table["a Helicopter Lift on either side"].startswith("0.50 [")
+    assert table["an END on either side"] == "0.00 [0.00, 0.00]"
 
 
 @pytest.mark.parametrize("options, says", [
