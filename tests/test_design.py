@@ -529,7 +529,8 @@ def test_every_candidate_says_how_it_feels_and_a_feel_constraint_chooses_the_ans
 def test_drama_and_decisiveness_constrain_the_search_on_its_traced_games(tmp_path):
     """--drama and --decided: the search traces its first games of each cell, each played
     candidate's drama is the one fisim.load reads from its cell of the search's store, a window
-    every candidate meets gives the unconstrained answer on the same deals, and one none can meet
+    every candidate meets gives the unconstrained answer on the same deals (and its folder serves
+    a design without the window, playing nothing), and one none can meet
     (won games whose chance never fell below 99%) leaves every one out, said so."""
     from fisim.designing.text import format_design
     common = {"players": 2, "policy": "expert", "budget": 30_000, "verify_games": 1000, "best": 1, "trace_games": 6,
@@ -538,6 +539,8 @@ def test_drama_and_decisiveness_constrain_the_search_on_its_traced_games(tmp_pat
     loose = fisim.design(["sandbags=1..3"], {"normal": 0.45}, drama="0..1", decided="0..1", out=tmp_path / "loose",
                          **common)
     assert dict(loose.answer.values) == dict(free.answer.values)
+    again = fisim.design(["sandbags=1..3"], {"normal": 0.45}, out=tmp_path / "loose", **common)
+    assert again.played == 0 and dict(again.answer.values) == dict(free.answer.values)    # traced games serve it
     stored = fisim.load(tmp_path / "loose" / "screen").set_index("rules")
     played = loose.candidates[loose.candidates["games"] > 0]
     for _, row in played.iterrows():

@@ -48,11 +48,13 @@ def kept(record):
 
 def opened(store, cells, seed, games, chunk_games, threads, warn, traced=0, progress=None):
     """StoredGames of `cells` in `store`, opened for up to `games` games per cell (or the more that
-    an earlier design asked of it), the win chance traced over the first `traced` games of each."""
+    an earlier design asked of it), the win chance traced over the first `traced` games of each (or
+    the more that an earlier design traced: its games serve a design that asks for fewer)."""
     from fisim.store import manifest_for
     from fisim.sweeping import StoredGames, tracing
-    before = store.read_manifest()["target"].get("games", 0) if store.manifest_path.exists() else 0
-    store.open(manifest_for(cells, seed, {"games": max(games, before)}, False, chunk_games, tracing(traced)))
+    before = store.read_manifest() if store.manifest_path.exists() else {"target": {}, "trace": {}}
+    store.open(manifest_for(cells, seed, {"games": max(games, before["target"].get("games", 0))}, False, chunk_games,
+                            tracing(max(traced, before["trace"].get("games", 0)))))
     return StoredGames(store, cells, seed, threads, warn, keep=kept, progress=progress)
 
 
