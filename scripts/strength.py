@@ -130,13 +130,20 @@ def round_up(deals, args):
 
 
 def play(args, setting, deals):
-    """Play (or resume) a cell's store to `deals` deals of each arm and read it."""
+    """Play (or resume) a cell's store to `deals` deals of each arm and read it. Its games are not
+    traced (a traced game of search costs as much as a hundred of its games, and the table reads
+    only the outcomes), but a store made traced resumes as it was made: its traced games are the
+    first of each arm, already played."""
+    import json
+
     import fisim
     level, players = setting
     path = store_path(args, level, players)
+    manifest = Path(path) / "manifest.json"
+    traced = json.loads(manifest.read_text())["trace"]["games"] if manifest.exists() else 0
     fisim.sweep(path, levels=level, players=players, policies=[args.player, args.over, args.reference],
-                games=deals, seed=args.seed, threads=args.threads, chunk_games=args.step, report=False,
-                progress=False)
+                games=deals, seed=args.seed, threads=args.threads, chunk_games=args.step, trace_games=traced,
+                report=False, progress=False)
     return read(path, args)
 
 

@@ -2,6 +2,7 @@
 numbers the games' own. Small stand-ins play the three arms (greedy as the player, random as
 the search over it, passive as the reference) on a few deals."""
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +75,7 @@ def test_a_cell_grows_until_its_intervals_are_narrow_enough_and_resumes(doc, tmp
     said = capsys.readouterr().out
     assert "10 deals; growing to" in said and "novice, 2 players: 40 deals; done" in said
     assert _rows(doc.read_text())[("novice", 2)][2] == "40"
+    assert json.loads((out / "novice-2p" / "manifest.json").read_text())["trace"]["games"] == 0    # outcomes only
     files = sorted(p.stat().st_mtime_ns for p in (out / "novice-2p").rglob("*.parquet"))
     _run(doc, out, *options)
     assert capsys.readouterr().out == "novice, 2 players: 40 deals; done\n"
@@ -112,3 +114,16 @@ def test_first_turn_losses_are_read_from_the_turn_histograms(doc, tmp_path):
     games = simulate(level="legendary", players=4, policy="passive", games=200, seed=3)
     assert not (games["won"] & (games["turns"] == 1)).any()
     assert np.count_nonzero(games["turns"] == 1) > 0      # passive loses some on turn 1 at legendary
+
+
+def test_a_store_made_traced_resumes_as_it_was_made(doc, tmp_path):
+    """A cell's store whose first games were traced (a sweep's default) grows without being
+    refused, its traced games kept, and its table is the untraced store's."""
+    import fisim
+    traced, plain = tmp_path / "traced", tmp_path / "plain"
+    fisim.sweep(traced / "novice-2p", levels="novice", players=2, policies=["greedy", "random", "passive"], games=6,
+                seed=3, chunk_games=6, trace_games=2, report=False, progress=False)
+    options = ("--players", "2", "--start", "6", "--step", "6", "--max-deals", "12", "--halfwidth", "1")
+    rows = _rows(_run(doc, traced, *options))
+    assert json.loads((traced / "novice-2p" / "manifest.json").read_text())["trace"]["games"] == 2
+    assert rows == _rows(_run(doc, plain, *options)) and rows[("novice", 2)][2] == "12"
