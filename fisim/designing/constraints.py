@@ -3,10 +3,11 @@ chunks added up as the loader adds them (fisim.tables.cell_totals) and measured 
 cells are (fisim.results.feel, fisim.tables.feel_columns). Two uses:
 
 - the measures a design may hold to a window (FEEL: `--turns 10..20`, `--close-wins 0.3..`,
-  `--lost-treasures 1..`, `--drama ..0.5`, `--decided 0.6..`), each an estimate with its standard error, which the race
-  bounds at its confidence; drama and decisiveness come from the traced games (the first of each
-  cell), a sample the race's looks do not grow, so the race holds them to their windows by their
-  estimates (race.Reading) and the verification by their 95% intervals on fresh deals;
+  `--lost-treasures 1..`, `--drama ..0.5`, `--decided 0.6..`), each an estimate with its standard
+  error, which the race bounds at its confidence; drama and decisiveness come from the traced
+  games (the first of each cell), a sample the race's looks do not grow, so the race holds them to
+  their windows by their estimates (race.Reading) and the verification by their 95% intervals on
+  fresh deals;
 - the columns of the design's tables that say how a candidate feels (SUMMARY): game length and its
   spread, the share of wins that came close, the treasures in hand when the game was lost, and,
   over the traced games of the verification, drama and decisiveness.
