@@ -158,8 +158,9 @@ def report(path, out=None, formats=("html", "md", "png"), title=None, *, stronge
     the `formats` asked ("html,md" or a list of html, md, png, svg, csv, json); the paths written.
     The csv and json tables are data (docs/report-tables.md). With `stronger` (a policy, such as
     "search:8/planner"), first check the report's headline conclusions under it on
-    `stronger_games` deals per win rate compared, played into path/stronger on `threads` local
-    threads (resumable; the section "Would a stronger team agree?"), as `fisim report --stronger`;
+    `stronger_games` games per win rate compared (spread over its cells, which play the same
+    deals), played into path/stronger on `threads` local threads (resumable; the section "Would a
+    stronger team agree?"), as `fisim report --stronger`;
     `progress` as simulate's. A bad argument raises ConfigError in one line, before anything is
     played or written."""
     from fisim import arguments as check

@@ -22,6 +22,10 @@ checked by the stronger player's difference A − B on the sample, with its 95% 
 and a rule reading's size holds unless the change of its effect from the published player to the
 stronger one, paired on the same deals, excludes 0. A conclusion holds when every claim of it
 holds, does not hold when one does not, and is not settled otherwise.
+
+Every interval counts deals, not games: game i of every cell is the same deal, so an arm's games
+of one deal (its teams, levels, player counts) are one observation, their mean; two arms are
+compared deal by deal. An arm of many cells thus has as many deals as each of its cells.
 """
 import json
 import math
@@ -109,7 +113,8 @@ def players_label(sweep, players):
 
 def _player_counts(sweep):
     """At each level, the player counts in the order of the main slice's win rates (teams pooled),
-    each above the next. Not paired: the counts deal different hands."""
+    each above the next. Not matched cell by cell (the counts have different teams): each count's
+    cells are pooled per deal (_claim_row)."""
     main, table = sweep.main(), data.by_level(sweep)
     if table["players"].nunique() < 2:
         return []
@@ -391,26 +396,25 @@ def _check(sweep, games, published, stronger, labels, spent, sources):
 
 def _claim_row(claim, above, below):
     """A claim's numbers: the report's difference (the sweep's games), the published and the
-    stronger player's on the sample, and the change between them, each with its 95% interval."""
+    stronger player's on the sample, and the change between them, each with its 95% interval.
+
+    The unit is the deal: game i of every cell is the same deal (common random numbers), so an
+    arm's games of one deal, at its teams, levels or player counts, are not independent. Each
+    arm's win rate is taken per deal, the mean over its cells (for a paired claim, the cells both
+    arms have), and the two arms are compared deal by deal."""
     if claim.paired:
         both = [m for m in above if m in below]
-        full = [_cut(above[m][0], below[m][0]) for m in both]
-        report = mean_difference(np.concatenate([a for a, _ in full]), np.concatenate([b for _, b in full]))
-        a = [np.concatenate(x) for x in zip(*(_sample(above[m], below[m]) for m in both))]
-        pub_a, str_a, pub_b, str_b = a
-    else:
-        report = mean_difference(*(np.concatenate([c[0] for c in arm.values()]) for arm in (above, below)),
-                                 paired=False)
-        pub_a, str_a = (np.concatenate([c[i] for c in above.values()]) for i in (1, 2))
-        pub_b, str_b = (np.concatenate([c[i] for c in below.values()]) for i in (1, 2))
-    paired = claim.paired
-    published = mean_difference(pub_a, pub_b, paired)
-    strong = mean_difference(str_a, str_b, paired)
-    change = mean_difference(str_a.astype(int) - pub_a, str_b.astype(int) - pub_b, paired)
+        above, below = ({m: arm[m] for m in both} for arm in (above, below))
+    report = mean_difference(*_per_deal(0, above, below))
+    pub_a, pub_b = _per_deal(1, above, below)
+    str_a, str_b = _per_deal(2, above, below)
+    published = mean_difference(pub_a, pub_b)
+    strong = mean_difference(str_a, str_b)
+    change = mean_difference(str_a - pub_a, str_b - pub_b)
     sign = sign_verdict(report, strong)
     size = size_verdict(change) if claim.size else ""
     row = {"kind": claim.kind, "conclusion": claim.conclusion, "above": claim.above.label,
-           "below": claim.below.label, "paired": paired, "games_above": len(pub_a), "games_below": len(pub_b)}
+           "below": claim.below.label, "paired": claim.paired, "games_above": len(pub_a), "games_below": len(pub_b)}
     for name, (d, low, high) in (("report", report), ("published", published), ("stronger", strong)):
         row.update({f"{name}_difference": d, f"{name}_difference_ci_low": low, f"{name}_difference_ci_high": high})
     row.update(change=change[0], change_ci_low=change[1], change_ci_high=change[2], sign=sign, size=size,
@@ -418,15 +422,12 @@ def _claim_row(claim, above, below):
     return row
 
 
-def _cut(a, b):
-    n = min(len(a), len(b))
-    return a[:n], b[:n]
-
-
-def _sample(above, below):
-    """(published A, stronger A, published B, stronger B) of one pair of cells, on their common deals."""
-    n = min(len(above[1]), len(below[1]))
-    return above[1][:n], above[2][:n], below[1][:n], below[2][:n]
+def _per_deal(part, *arms):
+    """Each arm's per-deal win rate of `part` of its cells' games (0 the sweep's, 1 the published
+    player's sample, 2 the stronger one's): on the deals every cell of every arm played, the mean
+    over the arm's cells."""
+    n = min(len(games[part]) for arm in arms for games in arm.values())
+    return [np.mean([games[part][:n] for games in arm.values()], axis=0) for arm in arms]
 
 
 def _conclusion_row(kind, text, group):

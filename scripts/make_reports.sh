@@ -25,7 +25,7 @@
 # Settings (environment): POLICY, TEAM_GAMES, LAYOUT_GAMES, RULE_GAMES, SEED (default 2010),
 # CHUNK (games per chunk, default 50,000), STORES, OUT (default reports), and SWEEP_ARGS for
 # extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786"); STRONGER, the
-# stronger player (default search:8 over the published policy), STRONGER_GAMES, the deals per win
+# stronger player (default search:8 over the published policy), STRONGER_GAMES, the games per win
 # rate a conclusion compares (default 200; 0 leaves the check out), and STRONGER_ARGS for extra
 # options of the check (e.g. "--threads 2").
 #

@@ -59,6 +59,25 @@ def test_mean_difference_is_the_paired_difference_of_wins_and_pools_independent_
     assert np.allclose((diff, low, high), (a.mean() - c.mean(), diff - half, diff + half))
 
 
+def test_an_arms_games_of_one_deal_count_once():
+    """Twenty team cells that play the same 14 deals alike are 14 observations, not 280: the
+    interval is the one of the 14 deals' differences, as wide as a single cell's, however many
+    cells an arm pools (the flaw a pooled sample of 14 games a team had)."""
+    from fisim.stronger import Arm, Claim, _claim_row
+    rng = np.random.default_rng(7)
+    a, b = rng.random(14) < 0.6, rng.random(14) < 0.4
+
+    def arm(won, cells):
+        return {(f"team {k}",): (won, won, won) for k in range(cells)}
+    many = _claim_row(Claim("player-counts", "3 > 4", Arm("3", {}), Arm("4", {}), False), arm(a, 20), arm(b, 15))
+    one = _claim_row(Claim("player-counts", "3 > 4", Arm("3", {}), Arm("4", {}), False), arm(a, 1), arm(b, 1))
+    assert many["games_above"] == many["games_below"] == 14
+    for name in ("report", "published", "stronger"):
+        assert np.allclose([many[f"{name}_difference{end}"] for end in ("", "_ci_low", "_ci_high")],
+                           mean_difference(a, b))
+        assert many[f"{name}_difference_ci_low"] == one[f"{name}_difference_ci_low"]
+
+
 # --- a real sweep checked ----------------------------------------------------------------------
 
 def _sweep(path):
@@ -117,24 +136,25 @@ def _won(policy, players, rules, games):
 
 @pytest.mark.compiles
 def test_the_checks_numbers_are_those_of_the_same_deals_played_again(checked):
-    """Each claim's differences are those of simulate's games of the same deals: a rule reading's
-    paired over both player counts (DEALS / 2 deals a cell), the player counts' unpaired."""
+    """Each claim's differences are those of simulate's games of the same deals, the deal the unit
+    (game i of every cell is the same deal): a rule reading's per deal the mean of its two player
+    counts' games (DEALS / 2 deals a cell), compared deal by deal with the official rules'; the
+    player counts' deal by deal too."""
     claims = _table(checked, "claims").set_index("conclusion")
     n = DEALS // 2
+
+    def per_deal(policy, rules, games):
+        return np.mean([_won(policy, p, rules, games) for p in (2, 4)], axis=0)
     for reading, verdict in (("heli-all", FAILS), ("sunk-card-stays", HOLDS)):
         row = claims.loc[f"{reading} against official"]
-        full = [np.concatenate([_won("expert", p, rules, GAMES) for p in (2, 4)]) for rules in ([reading], [])]
-        pub = [np.concatenate([_won("expert", p, rules, n) for p in (2, 4)]) for rules in ([reading], [])]
-        strong = [np.concatenate([_won(STANDIN, p, rules, n) for p in (2, 4)]) for rules in ([reading], [])]
-        assert np.allclose(row[["report_difference", "report_difference_ci_low", "report_difference_ci_high"]],
-                           paired_difference(*full))
-        assert np.allclose(row[["published_difference", "published_difference_ci_low",
-                                "published_difference_ci_high"]], paired_difference(*pub))
-        assert np.allclose(row[["stronger_difference", "stronger_difference_ci_low", "stronger_difference_ci_high"]],
-                           paired_difference(*strong))
-        change = mean_difference(strong[0].astype(int) - pub[0], strong[1].astype(int) - pub[1])
+        full, pub, strong = ([per_deal(policy, rules, games) for rules in ([reading], [])]
+                             for policy, games in (("expert", GAMES), ("expert", n), (STANDIN, n)))
+        for name, (a, b) in (("report", full), ("published", pub), ("stronger", strong)):
+            assert np.allclose(row[[f"{name}_difference", f"{name}_difference_ci_low", f"{name}_difference_ci_high"]],
+                               mean_difference(a, b))
+        change = mean_difference(strong[0] - pub[0], strong[1] - pub[1])
         assert np.allclose(row[["change", "change_ci_low", "change_ci_high"]], change)
-        assert row["games_above"] == row["games_below"] == DEALS and row["verdict"] == verdict
+        assert row["games_above"] == row["games_below"] == n and row["verdict"] == verdict
     heli = claims.loc["heli-all against official"]
     assert heli["stronger_difference_ci_high"] < 0 and heli["change_ci_high"] < 0      # the stand-in loses there
     counts = claims[claims["kind"] == "player-counts"].iloc[0]
@@ -142,9 +162,9 @@ def test_the_checks_numbers_are_those_of_the_same_deals_played_again(checked):
     full = [_won("expert", p, [], GAMES) for p in (above, below)]
     assert full[0].mean() >= full[1].mean()                                 # the report's order
     assert np.allclose(counts[["stronger_difference", "stronger_difference_ci_low", "stronger_difference_ci_high"]],
-                       mean_difference(*(_won(STANDIN, p, [], DEALS) for p in (above, below)), paired=False))
+                       mean_difference(*(_won(STANDIN, p, [], DEALS) for p in (above, below))))
     assert np.allclose(counts[["report_difference", "report_difference_ci_low", "report_difference_ci_high"]],
-                       mean_difference(*full, paired=False))
+                       mean_difference(*full))
     note = (checked / "report" / "report.md").read_text()
     assert "expert@1's replay of the sample is the sweep's own games: the same outcome in all 1,000." in note
     spent = json.loads((checked / "stronger" / "seconds.json").read_text())
@@ -179,10 +199,10 @@ def test_the_check_resumes_grows_and_finishes_what_was_interrupted(checked, tmp_
     r = _check(store, games=2 * DEALS)                         # a larger sample grows each store
     assert r.returncode == 0, r.stderr
     claims = _table(store, "claims")
-    assert set(claims["games_above"]) == {2 * DEALS}
+    assert set(claims["games_above"]) == {DEALS, 2 * DEALS}        # deals: a rule reading's two cells share them
     r = _check(store, games=DEALS // 2)                        # a smaller one keeps what is stored
     assert r.returncode == 0 and r.stderr.count("nothing to play") == 4
-    assert set(_table(store, "claims")["games_above"]) == {2 * DEALS}
+    assert set(_table(store, "claims")["games_above"]) == {DEALS, 2 * DEALS}
 
 
 @pytest.mark.compiles
@@ -203,13 +223,13 @@ def test_teams_and_islands_are_checked_in_the_reports_order(tmp_path):
     strongest, weakest = claims[claims["kind"] == "teams"].iloc[0], claims[claims["kind"] == "teams"].iloc[1]
     assert (strongest["above"], strongest["below"]) == tuple(ranked[:2])
     assert (weakest["above"], weakest["below"]) == tuple(ranked[-2:])
-    assert strongest["games_above"] == 100        # 50 deals at each of the two levels
+    assert strongest["games_above"] == 50         # 50 deals, each played at the two levels
     won = {(team, level): simulate(level=level, players=2, team=team.replace("+", ","), policy="greedy",
                                    games=50, seed=SEED)["won"].to_numpy()
            for team in ranked[:2] for level in ("novice", "normal")}
-    a, b = (np.concatenate([won[(t, level)] for level in ("novice", "normal")]) for t in ranked[:2])
+    a, b = (np.mean([won[(t, level)] for level in ("novice", "normal")], axis=0) for t in ranked[:2])
     assert np.allclose(strongest[["stronger_difference", "stronger_difference_ci_low", "stronger_difference_ci_high"]],
-                       paired_difference(a, b))
+                       mean_difference(a, b))
     islands = claims[claims["kind"] == "islands"].iloc[0]
     order = pd.read_csv(store / "report" / "tables" / "island-win-rate.csv")["layout"].tolist()
     assert (islands["above"], islands["below"]) == (order[-1], order[0]) and islands["report_difference"] >= 0

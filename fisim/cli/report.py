@@ -48,7 +48,8 @@ def make_report(directories, out, formats, title, agreements=(), baseline=None, 
                    "sample of the same deals, played into DIRECTORY/stronger (resumable); the report gains the "
                    "section 'Would a stronger team agree?' (docs/cli.md).")
 @click.option("--stronger-games", default=None, type=click.IntRange(min=1), metavar="N",
-              help=f"With --stronger: deals per win rate compared [default: {defaults.STRONGER_GAMES}].")
+              help=f"With --stronger: games per win rate compared, spread over the cells it pools (which play "
+                   f"the same deals) [default: {defaults.STRONGER_GAMES}].")
 @click.option("--threads", default=None, type=click.IntRange(min=1), metavar="K",
               help="With --stronger: local threads to play on (default: all cores).")
 def report(directories, out, formats, title, agreements, baseline, disjoint, notes, stronger, stronger_games,
