@@ -630,7 +630,8 @@ def test_ctrl_c_says_the_games_kept_and_the_same_command_resumes_to_the_same_ans
 def test_the_report_of_a_design_names_the_answer_and_opens_in_chromium(tmp_path):
     """`fisim design` writes DIR/report (and `fisim report DIR` writes it again): At a glance
     names the answer; the curves' figure and table give the target and each verified candidate's
-    rate with its interval; what each changes; how each feels; every image loads in Chromium."""
+    rate with its interval; what each changes; how each feels, with the answer's typical arc of
+    the win chance over its traced fresh games (arcs.csv); every image loads in Chromium."""
     from support.reports import documented_tables, images_in_chromium, md_tables
     out = tmp_path / "d"
     r = run("design", "--set", "sandbags=2..4", "--target", "normal=0.36", "--tolerance", "0.04", "--players", "2",
@@ -656,5 +657,9 @@ def test_the_report_of_a_design_names_the_answer_and_opens_in_chromium(tmp_path)
     assert [p.stem for p in written] == ["design-candidates", "design-curves", "design-feel", "design-rounds"]
     for path in written:
         assert list(pd.read_csv(path).columns) == schema[path.stem], path.stem
+    arcs = pd.read_csv(out / "arcs.csv")
+    assert set(arcs["rank"]) == {1, 2} and arcs["chance"].between(0, 1).all()
+    assert set(arcs["outcome"]) <= {"won", "lost"}
+    assert (arcs.groupby(["rank", "outcome"])["games"].first().groupby("rank").sum() == 6).all()   # its traced games
     images = images_in_chromium(out / "report" / "report.html", tmp_path)
-    assert len(images) == 1 and all(i["complete"] and i["width"] > 0 for i in images), images
+    assert len(images) == 2 and all(i["complete"] and i["width"] > 0 for i in images), images   # curves, the arc

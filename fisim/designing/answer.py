@@ -87,6 +87,21 @@ class Design:
         return pd.DataFrame(rows)
 
     @property
+    def arcs(self):
+        """One row per verified candidate, level (and player count), outcome and share of the game
+        played: the mean chance of winning of its traced fresh games (fisim.results.feel.arc)."""
+        import pandas as pd
+        rows = []
+        for rank, c in enumerate(self.race.ranked, 1):
+            if c not in self.verified:
+                continue
+            for (level, players), arc in self.verified[c].summary["arcs"].items():
+                rows += [{"rank": rank, "candidate": c.index, "changes": c.label, "level": level, "players": players,
+                          **row} for row in arc.to_dict("records")]
+        columns = ["rank", "candidate", "changes", "level", "players", "outcome", "played", "chance", "games"]
+        return pd.DataFrame(rows, columns=columns)
+
+    @property
     def record(self):
         """The request and the outcome, as design.json holds them."""
         plan, goal, result, answer = self.plan, self.plan.goal, self.race, self.answer
@@ -111,10 +126,11 @@ class Design:
         }
 
     def write(self, out):
-        """design.json, the tables as CSV and JSON, and best.toml, each written whole."""
+        """design.json, the tables (candidates, curves, arcs) as CSV and JSON, and best.toml, each
+        written whole."""
         out = Path(out)
         atomic_write(out / "design.json", lambda p: p.write_text(json.dumps(self.record, indent=1) + "\n"))
-        for name, frame in (("candidates", self.candidates), ("curves", self.curves)):
+        for name, frame in (("candidates", self.candidates), ("curves", self.curves), ("arcs", self.arcs)):
             frame = frame.round(DIGITS)
             atomic_write(out / f"{name}.csv", lambda p, f=frame: f.to_csv(p, index=False))
             atomic_write(out / f"{name}.json", lambda p, f=frame: f.to_json(p, orient="records", indent=1))

@@ -24,7 +24,8 @@ from fisim.designing.request import POOLED
 from fisim.errors import StoreError
 
 STORES = ("screen", "race", "verify")
-OUTPUTS = ("design.json", "candidates.csv", "candidates.json", "curves.csv", "curves.json", "best.toml", "report")
+OUTPUTS = ("design.json", "candidates.csv", "candidates.json", "curves.csv", "curves.json", "arcs.csv", "arcs.json",
+           "best.toml", "report")
 
 
 def check_folder(out):
@@ -83,7 +84,8 @@ def evidence(games, candidate, n, goal, worlds=0):
     """The Evidence of games 0..n-1 of every cell of `candidate`, from `games` (SearchGames, or the
     verification's StoredGames): per measure the per-game wins (pooled over player counts: each
     deal's mean), the feel measures, and how its games feel, pooled over its cells and per cell
-    ({(level, players): SUMMARY's columns}, under "cells"); `worlds` those of a traced estimate."""
+    ({(level, players): SUMMARY's columns}, under "cells"), and each cell's typical arc of the win
+    chance (under "arcs"); `worlds` those of a traced estimate."""
     wins, cells = {}, {}
     for measure, cell in candidate.cells:
         held = games.first(cell, n)
@@ -93,4 +95,16 @@ def evidence(games, candidate, n, goal, worlds=0):
         wins = {(level, POOLED): np.mean([wins[level, p] for p in goal.counts], axis=0) for level, _ in goal.targets}
     feel = {name: f.measure(list(cells.values()), worlds) for name, f in FEEL.items()}
     return Evidence(wins, feel, {**summary(pooled(list(cells.values())), worlds),
-                                 "cells": {m: summary(t, worlds) for m, t in cells.items()}})
+                                 "cells": {m: summary(t, worlds) for m, t in cells.items()},
+                                 "arcs": {m: arc(t, worlds) for m, t in cells.items()}})
+
+
+def arc(cell, worlds):
+    """The typical arc of a cell's traced games (fisim.results.feel.arc: the mean chance of winning
+    against the share of the game played, per outcome); empty when none was traced."""
+    import pandas as pd
+
+    from fisim.results import feel
+    if not cell["traces"]:
+        return pd.DataFrame(columns=feel.ARC_COLUMNS)
+    return feel.arc(feel.traced_games(cell["traces"], worlds))

@@ -2,7 +2,7 @@
 each verified candidate's curve on fresh deals with their 95% intervals, what each changes from the
 base rules, how each one's games feel, and how the search went; At a glance names the answer (or
 says the search is not settled, or the target out of reach, with the closest). It reads the files
-the design wrote (design.json, candidates.csv, curves.csv), never its games."""
+the design wrote (design.json, candidates.csv, curves.csv, arcs.csv), never its games."""
 import json
 import math
 from pathlib import Path
@@ -32,8 +32,9 @@ def build(directory, title=None):
     subtitle = (f"{_players(request)}, team {request['team']}, {request['layout']}, policy {request['policy']}, "
                 f"{count(record['request']['verify_games'])} fresh games per level and player count (seed "
                 f"{request['verify_seed']}); the computer team's rates")
+    arcs = pd.read_csv(directory / "arcs.csv", dtype={"players": str}) if (directory / "arcs.csv").exists() else None
     sections = [_curve(request, fresh, subtitle), _changes(request, candidates, outcome),
-                _feel(request, verified), _search(record)]
+                _feel(request, verified, arcs, subtitle), _search(record)]
     return Report(title or "Design: rule numbers toward a difficulty curve",
                   f"fisim design raced {plural(outcome['candidates'], 'candidate')} on the same deals and verified "
                   f"the best {len(verified)} on fresh ones. Every rate carries its 95% confidence interval.",
@@ -163,7 +164,17 @@ def _changes(request, candidates, outcome):
                     f"{points(r['verified_largest_miss'], 1, signed=False)} ({r['verified_worst']})")])])
 
 
-def _feel(request, verified):
+def _answer_arcs(arcs, request, subtitle):
+    """The answer's typical arc of the win chance on fresh deals, per level and player count (its
+    traced games), or None when none was traced."""
+    if arcs is None or arcs.empty or not (arcs["rank"] == 1).any():
+        return None
+    mine = arcs[arcs["rank"] == 1].assign(players=lambda f: f["players"].astype(int))
+    return figures.win_chance_arcs(mine, list(request["targets"]), f"the answer, {mine['changes'].iloc[0]} · "
+                                   f"{subtitle}")
+
+
+def _feel(request, verified, arcs, subtitle):
     columns = list(dict.fromkeys([*SUMMARY, *(f"{name}{end}" for name in FEEL for end in ("", "_low", "_high"))]))
     table = verified[["rank", "candidate", "changes", *(f"verified_{c}" for c in columns)]].rename(
         columns=lambda c: c.removeprefix("verified_"))
@@ -193,11 +204,14 @@ def _feel(request, verified):
         "spread), the share of wins that came close (one step from the skull, a flooded Fools' Landing, or a treasure "
         "one flood card from lost), the treasures the team held in the games it lost"
         + (", and over the traced games the chance of winning: drama, its lowest in the games won, and the round "
-           "from which it stayed on the side of the outcome (and that round's share of the game)" if drama else "")
+           "from which it stayed on the side of the outcome (and that round's share of the game); the figure draws "
+           "the answer's typical arc, its mean chance of winning against the share of the game played, per level, "
+           "in the games won and lost" if drama else "")
         + "."
         + (f" The search held every candidate to {constraints}." if constraints else ""),
         f"{count(request['verify_games'])} fresh games per level and player count"
-        + (f", the first {request['trace_games']} of each traced" if drama else "") + ".", None,
+        + (f", the first {request['trace_games']} of each traced" if drama else "") + ".",
+        _answer_arcs(arcs, request, subtitle) if drama else None,
         [Table("design-feel", "How each candidate's games feel on fresh deals (95% CI)", table, shown)])
 
 
