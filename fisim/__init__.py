@@ -310,7 +310,8 @@ def design(sets, target, *, players=defaults.PLAYERS, team=None, layout=defaults
     fisim.designing.answer.Design: `candidates`, a DataFrame of every candidate, best first (its
     numbers, change, status, curve, largest miss, how its games feel, and for the verified the
     same on fresh deals), `curves`, a DataFrame of each played candidate's win rate per level with
-    its 95% interval and how its games feel, `answer` and `race` (settled, reached). Every argument
+    its 95% interval and how its games feel, `arcs`, a DataFrame of each verified candidate's
+    typical arc of the win chance per level, `answer` and `race` (settled, reached). Every argument
     is checked as the command line checks it, before anything is played or written: a bad value
     raises ConfigError in one line."""
     from fisim import arguments as check

@@ -559,6 +559,7 @@ def test_best_toml_plays_in_simulate_and_the_api_returns_tables(tmp_path):
                           verify_games=1000, best=2, trace_games=0, out=tmp_path / "d", turns="5..40", report=False,
                           progress=False)
     assert isinstance(result.candidates, pd.DataFrame) and isinstance(result.curves, pd.DataFrame)
+    assert result.arcs.empty and "chance" in result.arcs.columns             # nothing traced: no arc
     assert list(result.candidates["rank"]) == [1, 2, 3]
     assert result.candidates["verified"].sum() == min(2, len(result.race.readings))
     answer = dict(result.answer.values)["sandbags"]
