@@ -8,7 +8,7 @@ first policy: a replay of the sweep's own games, which the check confirms game b
 stronger one, into one results store per kind of conclusion beside the sweep's (DIR/stronger/KIND:
 fisim.sweeping.run_sweep, so resumable, Ctrl-C safe and grown by a larger sample), under the sweep's
 seed: game i is the same deal for both players and for the sweep. Every arm gets at least the
-deals asked for, spread evenly over its cells.
+games asked for, spread evenly over its cells.
 
 A conclusion is a set of claims "arm A wins more than arm B", in the report's order (its point
 estimates); for a rule reading, its effect against the official rules, sign and size. A claim is
@@ -184,7 +184,7 @@ def published_policy(sweep):
 
 
 def plan(directory, sweep, games):
-    """The Parts of the check of the sweep store `directory` with `games` deals per arm (a part
+    """The Parts of the check of the sweep store `directory` with `games` games per arm (a part
     whose store already holds more plays up to what it holds)."""
     by_kind = {}
     for claim in claims(sweep):
@@ -271,7 +271,7 @@ def prepare(directory, stronger, games):
 
 def play(directory, stronger, games, run=None):
     """Play (or resume, or grow) the check of the sweep store `directory` under policy `stronger`
-    with `games` deals per arm. `run(cells, path, seed, target)` plays cells into a store
+    with `games` games per arm. `run(cells, path, seed, target)` plays cells into a store
     (default fisim.sweeping.run_sweep, the command line's with its progress bar); each player's
     games and time (its compile and the loading of its code left out) are added to
     DIR/stronger/seconds.json, also when Ctrl-C stops it."""

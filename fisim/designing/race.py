@@ -54,6 +54,7 @@ SCREEN = 800            # the screen's games per cell (looks of 100 to 800): the
 RACE_CHUNK = MAX_CHUNK_GAMES    # the race store's largest chunk: its chunks double to it (fisim.results.chunks)
 FINALISTS = 8           # a race the budget cannot afford is cut, by rank, to no fewer than this many
 SHOWN, LARGER, CUT = "shown worse", "a smaller change fits", "ranked below the cut"    # why a candidate left
+MET, BROKEN, OPEN = "met", "broken", "open"     # a constraint's window against a measure's interval
 
 
 def schedule(budget, cells):
@@ -115,11 +116,19 @@ class Reading:
                    for name, (low, high) in goal.windows]
         self.violates = any(not low <= estimate <= high for (estimate, _, _), low, high in windows
                             if estimate == estimate)
-        self.shown_violating = any(top < low or bottom > high for (_, bottom, top), low, high in windows)
-        self.shown_meeting = all(low <= bottom and top <= high for (_, bottom, top), low, high in windows)
+        verdicts = [window_verdict(bounds, low, high) for bounds, low, high in windows]
+        self.shown_violating = BROKEN in verdicts
+        self.shown_meeting = all(v == MET for v in verdicts)
         self.decided = self.excess_high == 0 and self.shown_meeting
         self.out = self.excess_low > 0 or self.shown_violating
         self.hopes = not (self.decided or self.out)
+
+
+def window_verdict(bounds, low, high):
+    """MET when a measure's interval (its (estimate, low, high) bounds) lies within the window
+    LOW..HIGH, BROKEN when it lies outside, else OPEN."""
+    _, bottom, top = bounds
+    return MET if low <= bottom and top <= high else BROKEN if top < low or bottom > high else OPEN
 
 
 def judged_on_estimate(estimate):

@@ -5,6 +5,7 @@ import math
 from pathlib import Path
 
 from fisim.designing.constraints import FEEL
+from fisim.designing.race import window_verdict
 from fisim.formatting import count, interval, percent, plural, points, window
 from fisim.stats import wins_interval
 
@@ -83,10 +84,8 @@ def window_words(reading, goal):
     words = []
     for name, (low, high) in goal.windows:
         estimate, bottom, top = reading.feel[name]
-        verdict = ("met" if low <= bottom and top <= high else "broken" if top < low or bottom > high
-                   else "open")
         words.append(f"{name.replace('_', ' ')} {estimate:.2f} [{bottom:.2f}, {top:.2f}] {window(low, high)}: "
-                     f"{verdict}")
+                     f"{window_verdict(reading.feel[name], low, high)}")
     return "; ".join(words)
 
 

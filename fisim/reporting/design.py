@@ -57,8 +57,7 @@ def _overview(record):
     request, outcome = record["request"], record["outcome"]
     sets = ", ".join(f"{k} {v[0]}..{v[-1]}" if len(v) > 1 else f"{k} {v[0]}" for k, v in request["sets"].items())
     base = ", ".join(f"{k} {v}" for k, v in request["base"].items())
-    constraints = "; ".join(f"{name.replace('_', ' ')} {low:g}..{'' if high is None else format(high, 'g')}"
-                            for name, (low, high) in request["constraints"].items())
+    constraints = _constraints(request)
     rows = [("Targets", f"{_targets(request)}, each within {points(request['tolerance'], 1, signed=False)} points"),
             ("Numbers", f"{sets} ({plural(outcome['candidates'], 'candidate')}"
                         + (f"; {count(outcome['unplayable'])} tuples the rules cannot play left out"
@@ -164,6 +163,12 @@ def _changes(request, candidates, outcome):
                     f"{points(r['verified_largest_miss'], 1, signed=False)} ({r['verified_worst']})")])])
 
 
+def _constraints(request):
+    """The design's constraints in words: 'drama at most 0.5; turns 10 to 20'."""
+    return "; ".join(f"{name.replace('_', ' ')} {window(low, high)}"
+                     for name, (low, high) in request["constraints"].items())
+
+
 def _answer_arcs(arcs, request, subtitle):
     """The answer's typical arc of the win chance on fresh deals, per level and player count (its
     traced games), or None when none was traced."""
@@ -196,8 +201,7 @@ def _feel(request, verified, arcs, subtitle):
         shown += [Column("Drama (lowest chance, won games)", interval("drama", 0)),
                   Column("Decided from round", interval("decided_round", 1)),
                   Column("Decided after (share of the game)", interval("decided", 0))]
-    constraints = "; ".join(f"{name.replace('_', ' ')} {window(low, high)}"
-                            for name, (low, high) in request["constraints"].items())
+    constraints = _constraints(request)
     return Section(
         "design-feel", "How each candidate's games feel",
         "On the fresh deals: how long the games last (player turns, levels and player counts pooled, and the "
