@@ -182,14 +182,15 @@ def kinds(frame, counts, games):
     import pandas as pd
 
     from fisim.stats import mean_interval
+    if frame.empty:
+        return pd.DataFrame()
     table = {}
     for players in counts:
-        mine = frame[frame["players"] == players] if not frame.empty else frame
+        mine = frame[frame["players"] == players]
         cells = []
         for _, counted in KINDS:
-            hits = mine[counted(mine["own"], mine["theirs"])] if not mine.empty else mine
-            per_game = hits.groupby("game").size().reindex(range(games), fill_value=0) if len(hits) else [0] * games
-            mean, low, high = mean_interval(list(per_game))
+            hits = mine[counted(mine["own"], mine["theirs"])]
+            mean, low, high = mean_interval(list(hits.groupby("game").size().reindex(range(games), fill_value=0)))
             cells.append(f"{mean:.2f} [{low:.2f}, {high:.2f}]" if games > 1 else f"{mean:.2f}")
         table[f"{players} players"] = cells
     return pd.DataFrame(table, index=[name for name, _ in KINDS])
@@ -203,23 +204,24 @@ def gifts(frame, counts):
 
     from fisim.rules import view
     from fisim.rules.constants import N_TREASURES
+    if frame.empty:
+        return pd.DataFrame()
     rows = []
     for players in counts:
-        mine = frame[frame["players"] == players] if not frame.empty else frame
+        mine = frame[frame["players"] == players]
         for side, column in (("base", "own_option"), ("search", "theirs_option")):
             given = []
-            for option, pub in zip(mine.get(column, []), mine.get("pub", [])):
+            for option, pub in zip(mine[column], mine["pub"]):
                 kind, card, to, _ = option.split()
                 if kind != "give" or int(card) >= N_TREASURES:
                     continue
                 pub = np.array(pub.split(), np.int64)
                 held = [view.cards(pub, seat, int(card)) for seat in range(view.players(pub))]
                 given.append((held[int(to)] == max(held), held[int(to)], view.cards_in_hand(pub, int(to))))
-            collector, of_it, hand = (np.array(column, np.float64) for column in zip(*given)) if given else ([],) * 3
-            rows.append({"players": players, "side": side, "gifts": len(given),
-                         "to_the_collector": int(np.sum(collector)),
-                         "recipient_cards_of_it": float(np.mean(of_it)) if given else np.nan,
-                         "recipient_hand": float(np.mean(hand)) if given else np.nan})
+            got = np.array(given, np.float64).reshape(-1, 3)    # to the collector, its cards, the hand
+            means = got.mean(axis=0) if len(got) else np.full(3, np.nan)
+            rows.append({"players": players, "side": side, "gifts": len(got), "to_the_collector": int(got[:, 0].sum()),
+                         "recipient_cards_of_it": float(means[1]), "recipient_hand": float(means[2])})
     return pd.DataFrame(rows)
 
 
