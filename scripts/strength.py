@@ -118,10 +118,16 @@ def store_path(args, level, players):
     return Path(args.out) / f"{level}-{players}p"
 
 
+def stored(path):
+    """The manifest of a cell's store, or None when there is no store yet."""
+    from fisim.store import Store
+    return Store(path).read_manifest() if (Path(path) / "manifest.json").exists() else None
+
+
 def stored_deals(path):
     """The deals a store was last asked for (its target), or 0 when there is no store yet."""
-    from fisim.store import Store
-    return Store(path).read_manifest()["target"]["games"] if (Path(path) / "manifest.json").exists() else 0
+    manifest = stored(path)
+    return manifest["target"]["games"] if manifest else 0
 
 
 def round_up(deals, args):
@@ -134,13 +140,11 @@ def play(args, setting, deals):
     traced (a traced game of search costs as much as a hundred of its games, and the table reads
     only the outcomes), but a store made traced resumes as it was made: its traced games are the
     first of each arm, already played."""
-    import json
-
     import fisim
     level, players = setting
     path = store_path(args, level, players)
-    manifest = Path(path) / "manifest.json"
-    traced = json.loads(manifest.read_text())["trace"]["games"] if manifest.exists() else 0
+    manifest = stored(path)
+    traced = manifest["trace"]["games"] if manifest else 0
     fisim.sweep(path, levels=level, players=players, policies=[args.player, args.over, args.reference],
                 games=deals, seed=args.seed, threads=args.threads, chunk_games=args.step, trace_games=traced,
                 report=False, progress=False)
