@@ -10,6 +10,12 @@ fisim.sweeping.run_sweep, so resumable, Ctrl-C safe and grown by a larger sample
 seed: game i is the same deal for both players and for the sweep. Every arm gets at least the
 games asked for, spread evenly over its cells.
 
+One arm is sampled otherwise: a player count whose cells are every team of that count (a sweep of
+`--teams all`). Its cells share their deals, so the first games of each would be a few deals seen
+by every team; the check plays instead one cell of that level and count with a team dealt at
+random each game (every team equally likely, as the report's rate weighs them; the seats in a
+random order), both players: as many deals as games, one team each.
+
 A conclusion is a set of claims "arm A wins more than arm B", in the report's order (its point
 estimates); for a rule reading, its effect against the official rules, sign and size. A claim is
 checked by the stronger player's difference A − B on the sample, with its 95% interval:
@@ -30,7 +36,7 @@ compared deal by deal. An arm of many cells thus has as many deals as each of it
 import json
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +46,7 @@ from fisim.comparison import mean_difference
 from fisim.errors import ConfigError
 from fisim.reporting import data
 from fisim.rules.config import level_position
+from fisim.rules.constants import N_ROLES
 
 FOLDER = "stronger"             # DIR/stronger: the check's stores, one per kind of conclusion
 SECONDS = "seconds.json"        # DIR/stronger/seconds.json: per policy, the games it played there and their time
@@ -52,9 +59,11 @@ MATCH = ("level", "players", "team")        # what pairs the cells of two arms o
 @dataclass
 class Arm:
     """Cells of the sweep pooled into one win rate: {what pairs a cell with another arm's: the
-    sweep's cell key}."""
+    sweep's cell key}; `sample`, the manifest record of a cell the check plays in their stead (a
+    random team for a player count of every team), or None: the check plays the arm's cells."""
     label: str
     cells: dict
+    sample: dict = None
 
 
 @dataclass
@@ -121,11 +130,24 @@ def _player_counts(sweep):
     out = []
     for level in sorted(set(table["level"]), key=level_position):
         rows = table[table["level"] == level].sort_values(["rate", "players"], ascending=[False, True], kind="stable")
-        arms = [Arm(players_label(sweep, p), _keyed(main[(main["level"] == level) & (main["players"] == p)], ("team",)))
-                for p in rows["players"]]
+        arms = []
+        for p in rows["players"]:
+            cells = _keyed(main[(main["level"] == level) & (main["players"] == p)], ("team",))
+            arms.append(Arm(players_label(sweep, p), cells, _random_team(sweep, p, cells)))
         text = f"{level}: " + " > ".join(arm.label for arm in arms)
         out += [Claim("player-counts", text, a, b, False) for a, b in zip(arms, arms[1:])]
     return out
+
+
+def _random_team(sweep, players, cells):
+    """The manifest record of the cell of random teams that samples a player count whose `cells`
+    ({team: key}) are every team of `players` adventurers, else None."""
+    if len(cells) != math.comb(N_ROLES, players) or "random" in cells:
+        return None
+    from fisim.store import manifest_for
+    record = next(r for r in sweep.manifest["cells"] if r["key"] == next(iter(cells.values())))
+    cell = replace(cell_of(record, sweep.manifest), team=None)
+    return manifest_for([cell], sweep.manifest["seed"], {}, False)["cells"][0]
 
 
 def _teams(sweep):
@@ -193,12 +215,13 @@ def plan(directory, sweep, games):
     played = sweep.cells.set_index("cell")["games"]
     parts = []
     for kind, mine in by_kind.items():
-        arms = [arm for claim in mine for arm in (claim.above, claim.below)]
+        arms = list({id(arm): arm for claim in mine for arm in (claim.above, claim.below)}.values())
+        played_by = [[arm.sample] if arm.sample else [records[k] for k in arm.cells.values()] for arm in arms]
         keys = list(dict.fromkeys(key for arm in arms for key in arm.cells.values()))
-        per_cell = math.ceil(games / min(len(arm.cells) for arm in arms))
+        per_cell = math.ceil(games / min(map(len, played_by)))
         path = Path(directory) / FOLDER / kind
         per_cell = min(max(per_cell, _stored_target(path)), int(played[keys].min()))
-        parts.append(Part(kind, path, [records[k] for k in keys], per_cell))
+        parts.append(Part(kind, path, list({r["key"]: r for rs in played_by for r in rs}.values()), per_cell))
     return parts
 
 
@@ -367,20 +390,34 @@ def _settings(record):
 def _check(sweep, games, published, stronger, labels, spent, sources):
     records = {r["key"]: r for r in sweep.manifest["cells"]}
     rows, missing, replayed = [], set(), {}
+
+    def played(kind, record):
+        """The two players' games of a cell of the check, the same number of each; None when the
+        check has not played it."""
+        pub, strong = (games.get((kind, p, _settings(record))) for p in (published, stronger))
+        if pub is None or strong is None or not len(pub) or not len(strong):
+            missing.add(record["key"])
+            return None
+        n = min(len(pub), len(strong))
+        return pub[:n], strong[:n]
+
     for claim in claims(sweep):
         arms = []
         for arm in (claim.above, claim.below):
-            cells = {}
+            report = {match: sweep.bits[key] for match, key in arm.cells.items()}
+            if arm.sample:
+                sample = played(claim.kind, arm.sample)
+                arms.append((report, {None: sample} if sample else {}))
+                continue
+            sample = {}
             for match, key in arm.cells.items():
-                pub, strong = (games.get((claim.kind, p, _settings(records[key]))) for p in (published, stronger))
-                if pub is None or strong is None or not len(pub) or not len(strong):
-                    missing.add(key)
-                    continue
-                n = min(len(pub), len(strong))
-                replayed[(claim.kind, key)] = (len(pub), int(np.count_nonzero(pub != sweep.bits[key][:len(pub)])))
-                cells[match] = (sweep.bits[key], pub[:n], strong[:n])
-            arms.append(cells)
-        if all(arms):
+                found = played(claim.kind, records[key])
+                if found:
+                    pub = found[0]
+                    replayed[(claim.kind, key)] = (len(pub), int(np.count_nonzero(pub != sweep.bits[key][:len(pub)])))
+                    sample[match] = found
+            arms.append((report, sample))
+        if all(sample for _, sample in arms):
             rows.append(_claim_row(claim, *arms))
     claim_rows = pd.DataFrame(rows)
     conclusions = pd.DataFrame([_conclusion_row(kind, text, group) for (kind, text), group in
@@ -397,24 +434,28 @@ def _check(sweep, games, published, stronger, labels, spent, sources):
 def _claim_row(claim, above, below):
     """A claim's numbers: the report's difference (the sweep's games), the published and the
     stronger player's on the sample, and the change between them, each with its 95% interval.
+    An arm is (its sweep games {match: wins}, its sample {match: (published wins, stronger wins)}).
 
     The unit is the deal: game i of every cell is the same deal (common random numbers), so an
     arm's games of one deal, at its teams, levels or player counts, are not independent. Each
     arm's win rate is taken per deal, the mean over its cells (for a paired claim, the cells both
     arms have), and the two arms are compared deal by deal."""
     if claim.paired:
-        both = [m for m in above if m in below]
-        above, below = ({m: arm[m] for m in both} for arm in (above, below))
-    report = mean_difference(*_per_deal(0, above, below))
-    pub_a, pub_b = _per_deal(1, above, below)
-    str_a, str_b = _per_deal(2, above, below)
+        both = [m for m in above[1] if m in below[1]]
+        above, below = (tuple({m: part[m] for m in both} for part in arm) for arm in (above, below))
+    (report_a, sample_a), (report_b, sample_b) = above, below
+    report = mean_difference(*_per_deal(report_a, report_b))
+    pub_a, pub_b = _per_deal(*({m: g[0] for m, g in sample.items()} for sample in (sample_a, sample_b)))
+    str_a, str_b = _per_deal(*({m: g[1] for m, g in sample.items()} for sample in (sample_a, sample_b)))
     published = mean_difference(pub_a, pub_b)
     strong = mean_difference(str_a, str_b)
     change = mean_difference(str_a - pub_a, str_b - pub_b)
     sign = sign_verdict(report, strong)
     size = size_verdict(change) if claim.size else ""
     row = {"kind": claim.kind, "conclusion": claim.conclusion, "above": claim.above.label,
-           "below": claim.below.label, "paired": claim.paired, "games_above": len(pub_a), "games_below": len(pub_b)}
+           "below": claim.below.label, "paired": claim.paired,
+           "random_teams": bool(claim.above.sample or claim.below.sample),
+           "games_above": len(pub_a), "games_below": len(pub_b)}
     for name, (d, low, high) in (("report", report), ("published", published), ("stronger", strong)):
         row.update({f"{name}_difference": d, f"{name}_difference_ci_low": low, f"{name}_difference_ci_high": high})
     row.update(change=change[0], change_ci_low=change[1], change_ci_high=change[2], sign=sign, size=size,
@@ -422,12 +463,11 @@ def _claim_row(claim, above, below):
     return row
 
 
-def _per_deal(part, *arms):
-    """Each arm's per-deal win rate of `part` of its cells' games (0 the sweep's, 1 the published
-    player's sample, 2 the stronger one's): on the deals every cell of every arm played, the mean
-    over the arm's cells."""
-    n = min(len(games[part]) for arm in arms for games in arm.values())
-    return [np.mean([games[part][:n] for games in arm.values()], axis=0) for arm in arms]
+def _per_deal(*arms):
+    """Each arm's per-deal win rate ({match: wins} of its cells): on the deals every cell of every
+    arm played, the mean over the arm's cells."""
+    n = min(len(won) for arm in arms for won in arm.values())
+    return [np.mean([won[:n] for won in arm.values()], axis=0) for arm in arms]
 
 
 def _conclusion_row(kind, text, group):

@@ -10,12 +10,12 @@
 #                      1 player), random teams, RULE_GAMES games per cell (default 50,000)
 #   reports/README.md  the index
 #
-# The policy is policies.DEFAULT unless POLICY says otherwise; POLICY=tuned,expert publishes tuned's
-# numbers with expert's beside them, played on the same deals (each report's policy comparison,
-# paired). Run it where fisim is installed (`fisim` and `python` on PATH), from anywhere. The
-# sweeps' stores go to STORES (default .report-stores/ in the repository, not committed), one per
-# report, named by policy and size, so an interrupted run resumes where it stopped and a new policy
-# starts afresh. Figures are PNG; the self-contained HTML of each report is left in its store
+# The policy is the published one (policies.PUBLISHED) with expert's games beside it on the same
+# deals (each report's policy comparison, paired) unless POLICY says otherwise; POLICY=tuned,expert
+# publishes tuned's numbers with expert's beside them. Run it where fisim is installed (`fisim` and
+# `python` on PATH), from anywhere. The sweeps' stores go to STORES (default .report-stores/ in the
+# repository, not committed), one per report, named by policy and size, so an interrupted run
+# resumes where it stopped and a new policy starts afresh. Figures are PNG; the self-contained HTML of each report is left in its store
 # (STORES/<name>/report/).
 #
 # Each report then checks its headline conclusions under a stronger player on a sample of the same
@@ -38,7 +38,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-POLICY=${POLICY:-$(python -c 'import policies; print(policies.DEFAULT)')}
+POLICY=${POLICY:-$(python -c 'import policies; print(policies.PUBLISHED)'),expert}
 TEAM_GAMES=${TEAM_GAMES:-10000}
 LAYOUT_GAMES=${LAYOUT_GAMES:-20000}
 RULE_GAMES=${RULE_GAMES:-50000}

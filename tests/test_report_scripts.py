@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from support.commands import as_from_a_terminal
 
+from policies import PUBLISHED
+
 SKILL_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_skill_report.sh"
 
 
@@ -82,26 +84,42 @@ fi
 REPORTS_SCRIPT = SKILL_SCRIPT.parent / "make_reports.sh"
 
 
-@pytest.mark.parametrize("games", ["150", "0"])
-def test_each_published_report_checks_its_conclusions_under_a_stronger_player(tmp_path, games):
-    """make_reports.sh sweeps each report, then writes its Markdown with `--stronger`: search:8 over
-    the published policy on STRONGER_GAMES deals per win rate (0: no check), its HTML from the
-    stores as they are."""
+def _fake_fisim(tmp_path):
+    """The environment of make_reports.sh with a `fisim` that writes its arguments to
+    tmp_path/calls, and this test's python as the script's."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    python = bin_dir / "python"                               # the scripts' python: this test's
+    python = bin_dir / "python"
     python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     python.chmod(0o755)
     fake = bin_dir / "fisim"
     fake.write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path}/calls"\n')
     fake.chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
-           "OUT": str(tmp_path / "out"), "POLICY": "expert", "STRONGER_GAMES": games,
-           "STRONGER_ARGS": "--threads 1"}
+    return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STORES": str(tmp_path / "stores"),
+            "OUT": str(tmp_path / "out")}
+
+
+def test_the_published_reports_are_played_by_the_published_player_with_expert_beside_it(tmp_path):
+    """Without POLICY, make_reports.sh plays what reports/ says played it: the published player,
+    expert's games beside its own on the same deals."""
+    env = {k: v for k, v in _fake_fisim(tmp_path).items() if k != "POLICY"}
+    r = subprocess.run(["bash", REPORTS_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    sweeps = [c.split() for c in (tmp_path / "calls").read_text().splitlines() if c.startswith("sweep")]
+    assert len(sweeps) == 3 and all(c[c.index("--policies") + 1] == f"{PUBLISHED},expert" for c in sweeps)
+
+
+@pytest.mark.parametrize("games", ["150", "0"])
+def test_each_published_report_checks_its_conclusions_under_a_stronger_player(tmp_path, games):
+    """make_reports.sh sweeps each report, then writes its Markdown with `--stronger`: search:8 over
+    the published policy on STRONGER_GAMES deals per win rate (0: no check), its HTML from the
+    stores as they are."""
+    env = {**_fake_fisim(tmp_path), "POLICY": "expert", "STRONGER_GAMES": games, "STRONGER_ARGS": "--threads 1"}
     r = subprocess.run(["bash", REPORTS_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     calls = [c.split() for c in (tmp_path / "calls").read_text().splitlines()]
     assert [c[0] for c in calls] == ["sweep", "report", "report"] * 3
+    assert all(c[c.index("--policies") + 1] == "expert" for c in calls[::3])
     for markdown, html in (calls[1:3], calls[4:6], calls[7:9]):
         assert "--stronger" not in html
         check = markdown[markdown.index("--stronger"):] if "--stronger" in markdown else []

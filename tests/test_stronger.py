@@ -68,7 +68,7 @@ def test_an_arms_games_of_one_deal_count_once():
     a, b = rng.random(14) < 0.6, rng.random(14) < 0.4
 
     def arm(won, cells):
-        return {(f"team {k}",): (won, won, won) for k in range(cells)}
+        return {(f"team {k}",): won for k in range(cells)}, {(f"team {k}",): (won, won) for k in range(cells)}
     many = _claim_row(Claim("player-counts", "3 > 4", Arm("3", {}), Arm("4", {}), False), arm(a, 20), arm(b, 15))
     one = _claim_row(Claim("player-counts", "3 > 4", Arm("3", {}), Arm("4", {}), False), arm(a, 1), arm(b, 1))
     assert many["games_above"] == many["games_below"] == 14
@@ -233,6 +233,41 @@ def test_teams_and_islands_are_checked_in_the_reports_order(tmp_path):
     islands = claims[claims["kind"] == "islands"].iloc[0]
     order = pd.read_csv(store / "report" / "tables" / "island-win-rate.csv")["layout"].tolist()
     assert (islands["above"], islands["below"]) == (order[-1], order[0]) and islands["report_difference"] >= 0
+
+
+@pytest.mark.compiles
+def test_a_player_count_of_every_team_is_sampled_by_a_cell_of_random_teams(tmp_path):
+    """A sweep of every team at 2 and 4 players: each count's sample is a cell with a team dealt
+    at random each game (as many deals as games, one team each), where the first games of its
+    fifteen team cells would be a few deals seen by every team; the report's difference is the
+    sweep's own, its teams pooled deal by deal."""
+    store = tmp_path / "sweep"
+    cells = grid.expand(["standard"], ["novice"], [2, 4], "all", ["expert"], [()])
+    run_sweep(cells, store, seed=SEED, target={"games": 100})
+    r = run("report", str(store), "--stronger", "greedy", "--stronger-games", "60", "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    (found,) = (store / "report" / "tables").glob("stronger-claims-greedy-*.csv")
+    claims = pd.read_csv(found)
+    counts = claims[claims["kind"] == "player-counts"].iloc[0]
+    assert counts["random_teams"] and not claims[claims["kind"] == "teams"]["random_teams"].any()
+    assert counts["games_above"] == counts["games_below"] == 60
+    above, below = (int(counts[side].split()[0]) for side in ("above", "below"))
+    for policy, name in (("expert", "published"), ("greedy", "stronger")):
+        won = [simulate(level="novice", players=p, policy=policy, games=60, seed=SEED)["won"].to_numpy()
+               for p in (above, below)]
+        assert np.allclose(counts[[f"{name}_difference", f"{name}_difference_ci_low", f"{name}_difference_ci_high"]],
+                           mean_difference(*won))
+    sweep = pd.read_csv(store / "report" / "tables" / "teams-ranked.csv")
+    assert len(sweep) == 30
+    from fisim.store import read_store
+    manifest, _ = read_store(store / "stronger" / "player-counts")
+    assert sorted((c["players"], c["team"]) for c in manifest["cells"]) == \
+        [(2, "random"), (2, "random"), (4, "random"), (4, "random")]
+    full = {p: np.mean([simulate(level="novice", players=p, team=team.replace("+", ","), policy="expert", games=100,
+                                 seed=SEED)["won"].to_numpy() for team in sweep.loc[sweep["players"] == p, "team"]],
+                       axis=0) for p in (above, below)}
+    assert np.allclose(counts[["report_difference", "report_difference_ci_low", "report_difference_ci_high"]],
+                       mean_difference(full[above], full[below]))
 
 
 @pytest.mark.compiles

@@ -45,7 +45,8 @@ def _section(check, several):
     kinds = [KIND_NAMES[k] for k in dict.fromkeys(check.conclusions["kind"])]
     text = (f"The report's headline conclusions — {', '.join(kinds)} — played again by a stronger team, {strong}, "
             f"on a sample of the same deals: the first games of the cells each conclusion rests on, played by "
-            f"{strong} and by {pub} (a replay of the sweep's games), paired on the same deals. A conclusion is a set "
+            f"{strong} and by {pub} (a replay of the sweep's games), paired on the same deals{_random_note(check)}. "
+            "A conclusion is a set "
             f"of claims 'A wins more than B' in the report's order. A claim holds when {strong}'s difference A − B "
             "on the sample has a 95% interval that excludes 0 on the report's side, or when neither it nor the "
             "report's excludes 0 (neither player orders them); it does not hold when its interval excludes 0 on "
@@ -76,6 +77,15 @@ def _section(check, several):
                   Column("Verdict", _verdict, words=True)], mark="mark")]
     return Section(f"stronger-{name}", f"{TITLE} ({strong})" if several else TITLE, text, caption, None, tables,
                    _cost(check), _glance(check))
+
+
+def _random_note(check):
+    """How a player count of every team is sampled, when the check has one."""
+    if not check.claims["random_teams"].any():
+        return ""
+    return ("; a player count played by every team is sampled by a cell of random teams instead (a team dealt at "
+            "random each game, every team equally likely, as the report weighs them), so that its sample has as "
+            "many deals as games, one team each, where the first games of every team's cell would be a few deals")
 
 
 def _verdict(row):
