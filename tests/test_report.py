@@ -7,14 +7,24 @@ import shutil
 import struct
 from pathlib import Path
 
-import numpy as np
 import pytest
 from support.commands import run
-from support.reports import RANDOM, fake_store, images_in_chromium, interval, md_tables, pct, rate_ci, run_chromium
+from support.reports import (
+    RANDOM,
+    fake_store,
+    images_in_chromium,
+    interval,
+    md_tables,
+    pct,
+    per_deal,
+    pooled_rate_ci,
+    rate_ci,
+    run_chromium,
+)
 
 import fisim
 from fisim import grid
-from fisim.comparison import compare, paired_difference
+from fisim.comparison import compare, mean_difference
 from fisim.reporting import write_report
 from fisim.stats import wilson
 from fisim.store import Store
@@ -205,12 +215,11 @@ def test_paired_differences_in_the_report_are_those_of_the_store(faked, tmp_path
             here = pick[pick["players"] == players].set_index("layout")["cell"]
             a.append(win_bits(chunks, here[row["Layout"]], manifest["target"]))
             b.append(win_bits(chunks, here["standard"], manifest["target"]))
-        a, b = np.concatenate(a), np.concatenate(b)
-        diff, low, high = paired_difference(a, b)
+        diff, low, high = mean_difference(per_deal(a), per_deal(b))      # the deal the unit
         assert row["Difference (points)"] == f"{100 * diff:+.2f}"
         assert row["95% CI"] == f"{100 * low:+.2f} to {100 * high:+.2f}"
-        assert row["Win rate (95% CI)"] == rate_ci(a.sum(), len(a)) and row["Games"] == f"{len(a):,}"
-        assert row["Baseline (95% CI)"] == f"{rate_ci(b.sum(), len(b))} standard"
+        assert row["Win rate (95% CI)"] == pooled_rate_ci(a) and row["Games"] == f"{sum(map(len, a)):,}"
+        assert row["Baseline (95% CI)"] == f"{pooled_rate_ci(b)} standard"
         assert row["Significant"] == ("yes" if low > 0 or high < 0 else "no")
     assert any(float(r["Difference (points)"]) < -5 and r["Significant"] == "yes" for r in layouts)
     rules = tables["Each rule reading against official, per level (players and teams pooled)"]

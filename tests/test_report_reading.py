@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from support.commands import FISIM
-from support.reports import RANDOM, documented_tables, fake_store, md_tables, run_chromium
+from support.reports import RANDOM, documented_tables, fake_store, md_tables, per_deal, run_chromium
 
 import fisim
 from fisim import grid
-from fisim.comparison import paired_difference
+from fisim.comparison import mean_difference
 from fisim.reporting import data, figures, sections, write_report
 from fisim.rules.config import SWITCHES
 from fisim.store import Store
@@ -194,7 +194,8 @@ def rules_and_sets(tmp_path_factory):
 
 def overall_difference(store, axis, value, baseline, **held):
     """The paired difference of `value` against `baseline` along `axis`, levels and players pooled,
-    from the stored per-game wins."""
+    from the stored per-game wins, the deal the unit (a deal's games at every level and player
+    count one observation, their mean)."""
     cells = fisim.load(store)
     for k, v in held.items():
         cells = cells[cells[k] == v]
@@ -205,7 +206,7 @@ def overall_difference(store, axis, value, baseline, **held):
         keys = group.set_index(axis)["cell"]
         a.append(win_bits(chunks, keys[value], manifest["target"]))
         b.append(win_bits(chunks, keys[baseline], manifest["target"]))
-    return paired_difference(np.concatenate(a), np.concatenate(b))
+    return mean_difference(per_deal(a), per_deal(b))
 
 
 def said(diff, low, high):
@@ -274,7 +275,7 @@ def test_at_a_glance_says_what_each_level_step_costs_and_which_player_count_is_e
         mine = main[main["players"] == players].set_index("level")["cell"]
         a.append(win_bits(chunks, mine["elite"], target))
         b.append(win_bits(chunks, mine["novice"], target))
-    diff, low, high = paired_difference(np.concatenate(a), np.concatenate(b))
+    diff, low, high = mean_difference(per_deal(a), per_deal(b))
     step = next(line for line in glance if line.startswith("- What each level step costs on the standard island"))
     assert f"→ elite {100 * np.concatenate(a).mean():.2f}% (" in step and step.endswith(f"{said(diff, low, high)}.")
     assert "harder by" in step

@@ -2,10 +2,13 @@
 
 A report reads a sweep's store once (fisim.store: the manifest and the finished chunks), checks
 that it is whole, counts each cell's chunks as every reader does (fisim.tables.counted_chunks) and
-pools cells into the tables behind each figure. Pooling adds games, wins and counts; a pooled win
-rate gets its own Wilson interval. Comparisons pool *pairs*: game i of two cells that differ in
-one setting started from the same shuffles, so the per-game win indicators of matched cells are
-concatenated and their paired difference taken (fisim.comparison.paired_difference).
+pools cells into the tables behind each figure. Pooling adds games, wins and counts. Game i of
+every cell of a sweep starts from the same shuffles, so the games a pooled number adds up are not
+independent: a deal's games at several teams, levels or player counts are one observation, and
+every pooled interval counts deals (fisim.stats.pooled_wins_interval for a win rate, a Wilson
+interval at the effective number of games; fisim.stats.pooled_difference for a difference).
+Comparisons pool *pairs*: game i of two cells that differ in one setting is the same deal, so the
+paired difference of matched cells is taken deal by deal.
 
 The *main slice* is what the headline figures show: the standard island (else the sweep's first
 layout), the sweep's first policy and the official rules (for a player count that has no
@@ -18,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fisim.comparison import paired_difference, pairing
+from fisim.comparison import pairing
 from fisim.errors import StoreError
 from fisim.results import feel
 from fisim.results.chunks import CLOSE_MASKS, TILE_COUNTS, per_game_wins
@@ -26,7 +29,7 @@ from fisim.results.games import CAUSES, CLOSE
 from fisim.rules.config import level_position
 from fisim.rules.constants import N_ROLES, N_TILES, ROLE_NAMES
 from fisim.rules.variant import PARAMETERS
-from fisim.stats import wilson
+from fisim.stats import pooled_difference, pooled_wins_interval, wilson
 from fisim.store import SETTINGS, policy_labels, read_store
 from fisim.tables import cell_totals, counted_chunks, mean_of, summed, tile_labels, tile_rows
 from policies import labelled
@@ -100,14 +103,15 @@ def _level_key(series):
     return series.map(level_position)
 
 
-def pool(cells, by):
-    """Cells pooled by the settings `by`: games, wins, rate and its Wilson interval, the share of
-    games won and lost to each cause, mean turns and treasures, the summed histograms."""
+def pool(cells, by, bits):
+    """Cells pooled by the settings `by`: games, wins, rate and its 95% interval (the deal the
+    unit: `bits`, the cells' per-game wins by key), the share of games won and lost to each cause,
+    mean turns and treasures, the summed histograms."""
     out = []
     for values, group in cells.groupby(list(by), sort=False):
         values = values if isinstance(values, tuple) else (values,)
         games, wins = int(group["games"].sum()), int(group["wins"].sum())
-        low, high = wilson(wins, games)
+        low, high = pooled_wins_interval([bits[key] for key in group["cell"]])
         turns = summed(group["turns_hist"])
         treasures = summed(group["treasures_hist"], 5)
         row = dict(zip(by, values))
@@ -133,7 +137,7 @@ def pool(cells, by):
 def by_level(sweep):
     """The main slice per player count and level (teams pooled); `note` names the rules of a
     player count that plays other rules than the rest (1 player: solo)."""
-    frame = pool(sweep.main(), ["players", "level"])
+    frame = pool(sweep.main(), ["players", "level"], sweep.bits)
     rules = {p: sweep.main_rules(p) for p in sweep.values("players")}
     frame["note"] = [rules[p] if rules[p] != sweep.baseline("rules") else "" for p in frame["players"]]
     return frame
@@ -157,8 +161,8 @@ def level_steps(sweep):
                 a.append(won[:n])
                 b.append(was[:n])
         if a:
+            diff, ci_low, ci_high = pooled_difference(a, b)
             a, b = np.concatenate(a), np.concatenate(b)
-            diff, ci_low, ci_high = paired_difference(a, b)
             rows.append({"from": low, "to": high, "games": len(a), "wins_from": int(b.sum()), "wins_to": int(a.sum()),
                          "difference": diff, "ci_low": ci_low, "ci_high": ci_high,
                          "significant": bool(ci_low > 0 or ci_high < 0)})
@@ -205,14 +209,14 @@ def teams(sweep):
     fixed = main[main["team"] != "random"]
     if fixed["team"].nunique() < 2:
         return None
-    ranking = pool(fixed, ["players", "team"])
+    ranking = pool(fixed, ["players", "team"], sweep.bits)
     ranking = ranking.sort_values(["players", "rate", "team"], ascending=[True, False, True], kind="stable")
     ranking["rank"] = ranking.groupby("players").cumcount() + 1
     size = ranking.groupby("players")["team"].transform("size")
     spread = ranking.groupby("players")["rate"].transform("max") > ranking.groupby("players")["rate"].transform("min")
     ranking["mark"] = np.where(~spread, "", np.where(ranking["rank"] == 1, "strongest",
                                                       np.where(ranking["rank"] == size, "weakest", "")))
-    return ranking.reset_index(drop=True), pool(fixed, ["players", "team", "level"])
+    return ranking.reset_index(drop=True), pool(fixed, ["players", "team", "level"], sweep.bits)
 
 
 def island_cells(sweep):
@@ -225,7 +229,7 @@ def island_cells(sweep):
 def by_layout(sweep):
     """Each island's cells at the main slice's policy and rules, levels, players and teams pooled
     (every island of a sweep plays the same levels, players and teams), hardest first."""
-    frame = pool(island_cells(sweep), ["layout"])
+    frame = pool(island_cells(sweep), ["layout"], sweep.bits)
     return frame.sort_values(["rate", "layout"], kind="stable").reset_index(drop=True)
 
 
@@ -250,7 +254,7 @@ def tiles(sweep, by="place"):
 def roles(sweep):
     """Per player count, the win rate of the main slice's games whose team includes each role."""
     rows = []
-    for _, r in pool(sweep.main(), ["players"]).iterrows():
+    for _, r in pool(sweep.main(), ["players"], sweep.bits).iterrows():
         for i, role in enumerate(ROLE_NAMES):
             n, w = int(r["role_games"][i]), int(r["role_wins"][i])
             if n:
@@ -325,13 +329,16 @@ def comparison(sweep, axis, keep_value=None):
 def _pool_pairs(pairs, by):
     rows = []
     for values, group in pairs.groupby(by, sort=False):
+        diff, low, high = pooled_difference(group["a"], group["b"])
+        rate_low, rate_high = pooled_wins_interval(list(group["a"]))
+        baseline_low, baseline_high = pooled_wins_interval(list(group["b"]))
         a = np.concatenate(list(group["a"]))
         b = np.concatenate(list(group["b"]))
-        diff, low, high = paired_difference(a, b)
         r, narrowing = pairing(a, b)
         rows.append({**dict(zip(by, values)), "games": len(a), "wins": int(a.sum()), "rate": float(a.mean()),
-                     "baseline_wins": int(b.sum()),
-                     "baseline_rate": float(b.mean()), "difference": diff, "ci_low": low, "ci_high": high,
+                     "rate_low": rate_low, "rate_high": rate_high, "baseline_wins": int(b.sum()),
+                     "baseline_rate": float(b.mean()), "baseline_low": baseline_low, "baseline_high": baseline_high,
+                     "difference": diff, "ci_low": low, "ci_high": high,
                      "significant": bool(low > 0 or high < 0), "correlation": r, "narrowing": narrowing})
     frame = pd.DataFrame(rows)
     order = [k for k in (by[0], "level", "players") if k in by]
@@ -351,7 +358,7 @@ def set_cell(rules):
 
 def parameter_effects(sweep):
     """The cells of --set axes against the official rules, per rule number, value and level: one
-    row each with games, wins, rate and Wilson 95% interval, and the paired difference from the
+    row each with games, wins, rate and its 95% interval, and the paired difference from the
     official value over the same games with its 95% interval (the official value's own row has
     difference 0). None when the sweep has no such cell."""
     result = comparison(sweep, "rules", set_cell)
@@ -366,17 +373,17 @@ def parameter_effects(sweep):
     for _, r in pooled.iterrows():
         key, value = AXIS_LABEL.fullmatch(r["rules"]).groups()
         rows.append({"parameter": key, "value": int(value), "official": False, "level": r["level"],
-                     "games": r["games"], "wins": r["wins"], "rate": r["rate"],
-                     "difference": r["difference"], "d_low": r["ci_low"], "d_high": r["ci_high"],
-                     "significant": r["significant"]})
+                     "games": r["games"], "wins": r["wins"], "rate": r["rate"], "ci_low": r["rate_low"],
+                     "ci_high": r["rate_high"], "difference": r["difference"], "d_low": r["ci_low"],
+                     "d_high": r["ci_high"], "significant": r["significant"]})
     frame = pd.DataFrame(rows)
     for (key, level), group in frame.groupby(["parameter", "level"], sort=False, observed=True):
         base = pooled.loc[group.index].sort_values("games").iloc[-1]
         rows.append({"parameter": key, "value": PARAMETERS[key].official, "official": True, "level": level,
                      "games": base["games"], "wins": base["baseline_wins"], "rate": base["baseline_rate"],
+                     "ci_low": base["baseline_low"], "ci_high": base["baseline_high"],
                      "difference": 0.0, "d_low": 0.0, "d_high": 0.0, "significant": False})
     frame = pd.DataFrame(rows)
-    frame["ci_low"], frame["ci_high"] = zip(*(wilson(w, n) for w, n in zip(frame["wins"], frame["games"])))
     order = {k: i for i, k in enumerate(PARAMETERS)}
     return frame.sort_values(["parameter", "level", "value"], key=lambda s: s.map(order) if s.name == "parameter"
                              else _level_key(s) if s.name == "level" else s, kind="stable").reset_index(drop=True)

@@ -172,7 +172,9 @@ def _win_by_level(main):
     return Section(
         "win-by-level", "Win rate by level",
         "The share of games the computer team won at each starting water level, for each number of players"
-        + (" (teams pooled)" if main.cells["team"].nunique() > 1 else "") + ", with its 95% interval.",
+        + (" (teams pooled)" if main.cells["team"].nunique() > 1 else "") + ", with its 95% interval"
+        + (" (the teams play the same deals, so the interval counts deals: docs/report-tables.md)"
+           if main.cells["team"].nunique() > 1 else "") + ".",
         main.who, figures.win_by_level(table, main.levels, main.subtitle) if len(table) > 1 else None,
         [Table("win-rate-by-players-and-level", "Win rate by level and player count",
                table[["players", "level", *RATE]], [PLAYERS, LEVEL, *WIN_RATE, Column("Wins", _count("wins"))])])
@@ -537,13 +539,11 @@ def _paired_data(frame, axis, name):
     difference with its own."""
     rows = []
     for _, r in frame.iterrows():
-        rate = rate_record(r["wins"], r["games"])
-        base = rate_record(r["baseline_wins"], r["games"])
         rows.append({axis: name(r[axis]), "baseline": name(r["baseline"]), "level": r["level"],
                      **({"players": r["players"]} if "players" in frame else {}), "games": r["games"],
-                     "wins": r["wins"], "rate": rate["rate"], "ci_low": rate["ci_low"], "ci_high": rate["ci_high"],
-                     "baseline_wins": r["baseline_wins"], "baseline_rate": base["rate"],
-                     "baseline_ci_low": base["ci_low"], "baseline_ci_high": base["ci_high"],
+                     "wins": r["wins"], "rate": r["rate"], "ci_low": r["rate_low"], "ci_high": r["rate_high"],
+                     "baseline_wins": r["baseline_wins"], "baseline_rate": r["baseline_rate"],
+                     "baseline_ci_low": r["baseline_low"], "baseline_ci_high": r["baseline_high"],
                      "difference": r["difference"], "difference_ci_low": r["ci_low"],
                      "difference_ci_high": r["ci_high"], "significant": r["significant"],
                      "correlation": r["correlation"]})

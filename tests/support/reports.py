@@ -24,7 +24,7 @@ from fisim.rules.state import (
     R_TURNS,
     WON,
 )
-from fisim.stats import wilson
+from fisim.stats import wilson, wins_interval
 from fisim.store import Store, manifest_for, trace_setting
 from policies import load_policy
 
@@ -104,6 +104,19 @@ def interval(low, high):
 def rate_ci(k, n):
     low, high = wilson(int(k), int(n))
     return f"{pct(k / n)} ({100 * low:.2f}–{100 * high:.2f})"
+
+
+def per_deal(cells):
+    """The per-deal mean of cells' per-game wins (game i of every cell of a sweep is deal i): what a
+    number pooled over cells counts as one observation."""
+    return np.mean(np.vstack(cells), axis=0)
+
+
+def pooled_rate_ci(cells):
+    """rate_ci of games pooled over cells that share their deals: the interval counts deals."""
+    won = per_deal(cells)
+    low, high = wins_interval(won)
+    return f"{pct(won.mean())} ({100 * low:.2f}–{100 * high:.2f})"
 
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
