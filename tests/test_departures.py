@@ -1,22 +1,17 @@
 """scripts/departures.py (issue 45 item 2): where search departs from its base. Greedy stands in
 for the base and search:8 over it for the search, on one game."""
-import importlib.util
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from support.scripts import script
 
 from fisim.simulation import simulate
 
-ROOT = Path(__file__).resolve().parent.parent
 SETTING = ("--level", "novice", "--players", "3", "--games", "1", "--seed", "2045")
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("departures", ROOT / "scripts" / "departures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("departures")
 
 
 def test_a_policy_never_departs_from_itself(tmp_path, capsys):

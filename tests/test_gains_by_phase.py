@@ -1,12 +1,12 @@
 """scripts/gains_by_phase.py (issue 45 item 2): where a stronger player gains over the published
 one, phase by phase. Greedy stands in for the published player, random for the stronger one and a
 copy of greedy (another name, the same play) for a player that gains nothing."""
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from support.scripts import script
 
 from fisim.comparison import mean_difference
 from fisim.simulation import simulate
@@ -16,10 +16,7 @@ SETTING = ("--level", "novice", "--players", "3", "--seed", "46")
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("gains_by_phase", ROOT / "scripts" / "gains_by_phase.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("gains_by_phase")
 
 
 def _copy_of_greedy(tmp_path):

@@ -1,27 +1,22 @@
 """scripts/strength.py (issue 45): the strength table grown cell by cell in resumable stores, its
 numbers the games' own. Small stand-ins play the three arms (greedy as the player, random as
 the search over it, passive as the reference) on a few deals."""
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from support.scripts import script
 
 from fisim.comparison import paired_difference
 from fisim.formatting import bracket
 from fisim.simulation import simulate
 from fisim.stats import wilson
 
-ROOT = Path(__file__).resolve().parent.parent
 ARMS = ("--player", "greedy", "--over", "random", "--reference", "passive")
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("strength", ROOT / "scripts" / "strength.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("strength")
 
 
 @pytest.fixture

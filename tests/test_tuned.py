@@ -1,6 +1,5 @@
 """`tuned` (issue 30): expert's evaluation with learned weights, its data file, and the script that
 makes it. R-INFO for tuned is tested with every legal policy's (tests/test_policies.py)."""
-import importlib.util
 import json
 import subprocess
 import sys
@@ -9,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.scripts import script
 
 import policies
 from fisim import engine, grid
@@ -26,10 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _train_module():
-    spec = importlib.util.spec_from_file_location("train_tuned", ROOT / "scripts" / "train_tuned.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("train_tuned")
 
 
 def test_the_weight_table_exchanges_values_by_name():
