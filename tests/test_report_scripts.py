@@ -11,7 +11,8 @@ from support.commands import as_from_a_terminal
 
 from policies import PUBLISHED
 
-SKILL_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_skill_report.sh"
+ROOT = Path(__file__).resolve().parent.parent
+SKILL_SCRIPT = ROOT / "scripts" / "make_skill_report.sh"
 
 
 def start_skill_report(tmp_path, status, seconds):
@@ -101,12 +102,20 @@ def _fake_fisim(tmp_path):
 
 def test_the_published_reports_are_played_by_the_published_player_with_expert_beside_it(tmp_path):
     """Without POLICY, make_reports.sh plays what reports/ says played it: the published player,
-    expert's games beside its own on the same deals."""
+    expert's games beside its own on the same deals; the index quotes the skill page's summary,
+    a line per level, as that page writes it."""
     env = {k: v for k, v in _fake_fisim(tmp_path).items() if k != "POLICY"}
+    skill = tmp_path / "out" / "skill"
+    skill.mkdir(parents=True)
+    summary = [line for line in (ROOT / "reports" / "skill" / "README.md").read_text().splitlines()
+               if line.startswith("- At ")]
+    (skill / "README.md").write_text((ROOT / "reports" / "skill" / "README.md").read_text())
     r = subprocess.run(["bash", REPORTS_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     sweeps = [c.split() for c in (tmp_path / "calls").read_text().splitlines() if c.startswith("sweep")]
     assert len(sweeps) == 3 and all(c[c.index("--policies") + 1] == f"{PUBLISHED},expert" for c in sweeps)
+    index = (tmp_path / "out" / "README.md").read_text()
+    assert len(summary) == 4 and all(f"  {line}" in index.splitlines() for line in summary)
 
 
 @pytest.mark.parametrize("games", ["150", "0"])
