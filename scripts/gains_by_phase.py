@@ -174,6 +174,7 @@ def markdown(table, settings, games):
              f"| from the turn after | games there | {settings['player']} wins from there | "
              f"{settings['stronger']} wins from there | gain from there on, points of all games | "
              "phase | the phase adds |", "|---|---|---|---|---|---|---|"]
+
     def rate(r):
         return "–" if r is None else f"{r:.1%}"
     for row in table:

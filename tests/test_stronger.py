@@ -257,14 +257,14 @@ def test_a_player_count_of_every_team_is_sampled_by_a_cell_of_random_teams(tmp_p
                for p in (above, below)]
         assert np.allclose(counts[[f"{name}_difference", f"{name}_difference_ci_low", f"{name}_difference_ci_high"]],
                            mean_difference(*won))
-    sweep = pd.read_csv(store / "report" / "tables" / "teams-ranked.csv")
-    assert len(sweep) == 30
+    ranked = pd.read_csv(store / "report" / "tables" / "teams-ranked.csv")
+    assert len(ranked) == 30
     from fisim.store import read_store
     manifest, _ = read_store(store / "stronger" / "player-counts")
     assert sorted((c["players"], c["team"]) for c in manifest["cells"]) == \
         [(2, "random"), (2, "random"), (4, "random"), (4, "random")]
     full = {p: np.mean([simulate(level="novice", players=p, team=team.replace("+", ","), policy="expert", games=100,
-                                 seed=SEED)["won"].to_numpy() for team in sweep.loc[sweep["players"] == p, "team"]],
+                                 seed=SEED)["won"].to_numpy() for team in ranked.loc[ranked["players"] == p, "team"]],
                        axis=0) for p in (above, below)}
     assert np.allclose(counts[["report_difference", "report_difference_ci_low", "report_difference_ci_high"]],
                        mean_difference(full[above], full[below]))
