@@ -47,6 +47,7 @@ from fisim.errors import ConfigError
 from fisim.reporting import data
 from fisim.rules.config import level_position
 from fisim.rules.constants import N_ROLES
+from fisim.stats import per_deal
 
 FOLDER = "stronger"             # DIR/stronger: the check's stores, one per kind of conclusion
 SECONDS = "seconds.json"        # DIR/stronger/seconds.json: per policy, the games it played there and their time
@@ -465,9 +466,9 @@ def _claim_row(claim, above, below):
 
 def _per_deal(*arms):
     """Each arm's per-deal win rate ({match: wins} of its cells): on the deals every cell of every
-    arm played, the mean over the arm's cells."""
+    arm played, the mean over the arm's cells (fisim.stats.per_deal)."""
     n = min(len(won) for arm in arms for won in arm.values())
-    return [np.mean([won[:n] for won in arm.values()], axis=0) for arm in arms]
+    return [np.divide(*per_deal([won[:n] for won in arm.values()])) for arm in arms]
 
 
 def _conclusion_row(kind, text, group):
