@@ -314,6 +314,15 @@ class Store:
         check_manifest(manifest, self.manifest_path)
         return manifest
 
+    def made(self):
+        """read_manifest, or None where no store has been made yet (no manifest)."""
+        return self.read_manifest() if self.manifest_path.exists() else None
+
+    def target_games(self):
+        """The games per cell the store was last asked for (its target), 0 where none was made."""
+        manifest = self.made()
+        return manifest["target"].get("games", 0) if manifest else 0
+
     def write_chunk(self, record, games_frame=None):
         """Store a chunk (and its per-game rows), described by its metadata; whole or not at all."""
         manifest = self.manifest or self.read_manifest()

@@ -209,6 +209,7 @@ def published_policy(sweep):
 def plan(directory, sweep, games):
     """The Parts of the check of the sweep store `directory` with `games` games per arm (a part
     whose store already holds more plays up to what it holds)."""
+    from fisim.store import Store
     by_kind = {}
     for claim in claims(sweep):
         by_kind.setdefault(claim.kind, []).append(claim)
@@ -221,14 +222,9 @@ def plan(directory, sweep, games):
         keys = list(dict.fromkeys(key for arm in arms for key in arm.cells.values()))
         per_cell = math.ceil(games / min(map(len, played_by)))
         path = Path(directory) / FOLDER / kind
-        per_cell = min(max(per_cell, _stored_target(path)), int(played[keys].min()))
+        per_cell = min(max(per_cell, Store(path).target_games()), int(played[keys].min()))
         parts.append(Part(kind, path, list({r["key"]: r for rs in played_by for r in rs}.values()), per_cell))
     return parts
-
-
-def _stored_target(path):
-    from fisim.store import Store
-    return Store(path).read_manifest()["target"]["games"] if (path / "manifest.json").exists() else 0
 
 
 def cell_of(record, manifest, policy=None):
@@ -333,9 +329,10 @@ def _timed(folder, cells, run, path):
 
 def _games(path, cells):
     """The games of `cells` that the store at `path` holds (0 with no store)."""
-    if not (Path(path) / "manifest.json").exists():
-        return 0
+    from fisim.store import Store
     from fisim.tables import load
+    if not Store(path).made():
+        return 0
     frame = load(path)
     return int(frame.loc[frame["cell"].isin([c.key for c in cells]), "games"].sum())
 
@@ -364,14 +361,14 @@ def worst(verdicts):
 def checks(directory, sweep):
     """The checks of the sweep store `directory` (its Sweep read) that DIR/stronger holds: one
     Check per stronger policy played there, none when nothing was."""
-    from fisim.store import policy_labels, read_store
+    from fisim.store import Store, policy_labels, read_store
     from fisim.tables import win_bits
     folder = Path(directory) / FOLDER
     games = {}          # (kind, given policy, cell settings) -> per-game wins
     labels = {}
     sources = []
     for kind in KINDS:
-        if not (folder / kind / "manifest.json").exists():
+        if not Store(folder / kind).made():
             continue
         manifest, chunks = read_store(folder / kind)
         labels.update(policy_labels(manifest))

@@ -306,8 +306,7 @@ def tune(base, param, target, values, max_games, out, seed=0, threads=None, prog
     cells = tune_cells(base, param, values)
     store = Store(out)
     with store.lock():
-        kept = store.read_manifest()["target"] if store.manifest_path.exists() else {}
-        budget = {"games": max(max_games, kept.get("games", 0))}   # a smaller budget keeps the store's
+        budget = {"games": max(max_games, store.target_games())}   # a smaller budget keeps the store's
         store.open(manifest_for(list(cells.values()), seed, budget, per_game=False))
         games = StoredGames(store, cells.values(), seed, threads, warn, progress=played)
 

@@ -93,9 +93,10 @@ def parse(argv):
 def main(argv=None):
     args = parse(argv)
     from fisim.errors import FisimError
+    from fisim.store import Store
     settings = args.settings
     try:
-        deals = {s: stored_deals(store_path(args, *s)) or round_up(args.start, args) for s in settings}
+        deals = {s: Store(store_path(args, *s)).target_games() or round_up(args.start, args) for s in settings}
         done = set()
         while len(done) < len(settings):
             for setting in settings:
@@ -118,18 +119,6 @@ def store_path(args, level, players):
     return Path(args.out) / f"{level}-{players}p"
 
 
-def stored(path):
-    """The manifest of a cell's store, or None when there is no store yet."""
-    from fisim.store import Store
-    return Store(path).read_manifest() if (Path(path) / "manifest.json").exists() else None
-
-
-def stored_deals(path):
-    """The deals a store was last asked for (its target), or 0 when there is no store yet."""
-    manifest = stored(path)
-    return manifest["target"]["games"] if manifest else 0
-
-
 def round_up(deals, args):
     """`deals` in whole steps, at most --max-deals."""
     return min(args.max_deals, args.step * math.ceil(deals / args.step))
@@ -141,9 +130,10 @@ def play(args, setting, deals):
     only the outcomes), but a store made traced resumes as it was made: its traced games are the
     first of each arm, already played."""
     import fisim
+    from fisim.store import Store
     level, players = setting
     path = store_path(args, level, players)
-    manifest = stored(path)
+    manifest = Store(path).made()
     traced = manifest["trace"]["games"] if manifest else 0
     fisim.sweep(path, levels=level, players=players, policies=[args.player, args.over, args.reference],
                 games=deals, seed=args.seed, threads=args.threads, chunk_games=args.step, trace_games=traced,

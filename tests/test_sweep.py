@@ -22,7 +22,7 @@ from fisim.results.chunks import chunk_slot
 from fisim.rules.config import SWITCHES, ConfigError
 from fisim.rules.constants import ROLE_NAMES
 from fisim.stats import wilson
-from fisim.store import read_store
+from fisim.store import Store, manifest_for, read_store
 from fisim.sweeping import DaskBackend, LocalBackend, format_table, run_sweep
 from fisim.tables import win_bits
 
@@ -180,11 +180,21 @@ def test_load_gives_rates_intervals_and_shares_from_the_chunks(tmp_path):
 def test_a_store_opened_before_its_first_chunk_loads_as_cells_of_no_games(tmp_path):
     """Stopped before a chunk is written (or a design's race store that nothing needed yet): each
     cell reads as no games, its rates undefined, not a missing column."""
-    from fisim.store import Store, manifest_for
     Store(tmp_path / "out").open(manifest_for(small_cells(), 0, {"games": 100}, False))
     cells = fisim.load(tmp_path / "out")
     assert len(cells) == len(small_cells()) and (cells["games"] == 0).all()
     assert cells[["rate", "mean_turns", "close_any_share"]].isna().all().all()
+
+
+def test_a_store_says_whether_it_was_made_and_the_games_it_was_asked_for(tmp_path):
+    """Store.made: the manifest, or None before a sweep made the store (an empty directory too);
+    target_games: the games per cell it was last asked for, 0 before."""
+    store = Store(tmp_path / "out")
+    (tmp_path / "out").mkdir()
+    assert store.made() is None and store.target_games() == 0
+    cells = grid.expand(["standard"], ["novice"], [2], "random", grid.parse_policies("random"), [()])
+    store.open(manifest_for(cells, 0, {"games": 300}, False))
+    assert store.made() == store.read_manifest() and store.target_games() == 300
 
 
 def test_compare_gives_paired_differences_that_match_the_games(tmp_path):
