@@ -331,7 +331,7 @@ def _games(path, cells):
     """The games of `cells` that the store at `path` holds (0 with no store)."""
     from fisim.store import Store
     from fisim.tables import load
-    if not Store(path).made():
+    if not Store(path).manifest_path.exists():
         return 0
     frame = load(path)
     return int(frame.loc[frame["cell"].isin([c.key for c in cells]), "games"].sum())
@@ -368,7 +368,7 @@ def checks(directory, sweep):
     labels = {}
     sources = []
     for kind in KINDS:
-        if not Store(folder / kind).made():
+        if not Store(folder / kind).manifest_path.exists():
             continue
         manifest, chunks = read_store(folder / kind)
         labels.update(policy_labels(manifest))

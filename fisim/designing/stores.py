@@ -53,8 +53,8 @@ def opened(store, cells, seed, games, chunk_games, threads, warn, traced=0, prog
     the more that an earlier design traced: its games serve a design that asks for fewer)."""
     from fisim.store import manifest_for
     from fisim.sweeping import StoredGames, tracing
-    before = store.made() or {"trace": {}}
-    store.open(manifest_for(cells, seed, {"games": max(games, store.target_games())}, False, chunk_games,
+    before = store.made() or {"target": {}, "trace": {}}
+    store.open(manifest_for(cells, seed, {"games": max(games, before["target"].get("games", 0))}, False, chunk_games,
                             tracing(max(traced, before["trace"].get("games", 0)))))
     return StoredGames(store, cells, seed, threads, warn, keep=kept, progress=progress)
 
