@@ -56,6 +56,8 @@ REPLAYS_ALIKE = tuple(spec.name for spec in SPECS if not spec.stochastic)
 PUBLISHED = "planner"       # who played the published reports (reports/), expert's games beside its own
 CLAIRVOYANT_NOTE = "sees the decks: not a legal player; bounds what perfect foresight of the cards could achieve"
 _DIR = Path(__file__).parent
+# not a player: plays a list of option codes, to reach a chosen position (policies/scripted.py)
+SCRIPTED = str(_DIR / "scripted.py")
 
 
 class PolicyError(ConfigError):

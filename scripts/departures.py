@@ -16,12 +16,9 @@ decision say where the base is worth improving (docs/strength.md).
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPTED = ROOT / "tests" / "support" / "scripted.py"      # plays the common start of the two action phases
 CAP = 1 << 16           # a phase's transcript and decision record
 
 
@@ -39,11 +36,11 @@ def parse(argv):
         parser.error(f"--games must be at least 1, not {args.games}")
     from fisim.errors import ConfigError
     from fisim.grid import parse_levels, parse_players
-    from policies import resolve
+    from policies import SCRIPTED, resolve
     try:
         levels = parse_levels(args.level)
         args.players = parse_players(args.players)
-        args.policies = resolve(args.search), resolve(args.base), resolve(str(SCRIPTED))
+        args.policies = resolve(args.search), resolve(args.base), resolve(SCRIPTED)
     except ConfigError as exc:
         parser.error(str(exc))
     if len(levels) != 1:

@@ -15,7 +15,7 @@ import numba
 import pytest
 
 from fisim.engine import runners
-from policies import LADDER, SPECS, load_policy
+from policies import LADDER, SCRIPTED, SPECS, load_policy
 
 ROOT = Path(__file__).parent.parent
 SUPPORT = Path(__file__).parent / "support"
@@ -45,14 +45,14 @@ def _policy_units():
 # the phases run_games compiled), each built-in policy's (_policy_units) and the policy files'
 # ("README": the README's example policy)
 COMPILED = ("engine", *sorted(_policy_units(), key=lambda unit: -len(unit) if isinstance(unit, tuple) else 0),
-            str(SUPPORT / "misbehaving.py"), str(SUPPORT / "scripted.py"), str(SUPPORT / "view_probe.py"),
+            str(SUPPORT / "misbehaving.py"), SCRIPTED, str(SUPPORT / "view_probe.py"),
             str(SUPPORT / "invariant_random.py"), str(ROOT / "docs" / "example_policy.py"), "README")
 WAIT = 1800         # seconds a worker waits for another's units (then its tests compile what they need)
 
 
 @pytest.fixture(scope="session")
 def scripted():
-    return load_policy(str(SUPPORT / "scripted.py"))
+    return load_policy(SCRIPTED)
 
 
 @pytest.fixture(scope="session")

@@ -5,10 +5,10 @@ events, decisions and state)."""
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+import policies
 from fisim import engine
 from fisim.engine import EngineGame
 from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD, PHASE_SINK, PHASE_TURN
@@ -53,7 +53,7 @@ from fisim.rules.rng import game_seed
 from fisim.rules.turn import result_row
 from policies import load_policy
 
-SCRIPTED = load_policy(str(Path(__file__).parent / "scripted.py"))
+SCRIPTED = load_policy(policies.SCRIPTED)
 
 # --- the engine's internals the tests read: the hidden piles, the decision record, setup --------
 # The engine keeps a game in one int32 array `g` (fisim.rules.state): `pub` first, then the order
