@@ -19,6 +19,8 @@ Each imports what it needs when called, so that `import fisim` (and the command 
 stays fast. The modules that do the work are named for what they do (fisim.sweeping,
 fisim.comparison, fisim.reporting, fisim.tuning, fisim.designing), never like a function of the API.
 """
+import contextlib
+
 from fisim import defaults
 from fisim.limits import CHUNK_GAMES
 from fisim.version import VERSION as __version__  # noqa: F401  (the package's version, as tools read it)
@@ -61,7 +63,7 @@ def summary(games):
 def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS, teams="random",
           layouts=defaults.LAYOUT, policies=defaults.POLICY, rules="official", sets=(), games=None, ci=None,
           max_games=defaults.CI_MAX_GAMES, seed=0, threads=None, per_game=False, chunk_games=CHUNK_GAMES,
-          trace_games=defaults.TRACE_GAMES, report=True, progress=True):
+          trace_games=defaults.TRACE_GAMES, replay_changed=False, report=True, progress=True):
     """Play every cell of a grid of settings into the results store `out`, as `fisim sweep` does,
     and return load(out): one row per cell with its games, win rate and 95% interval.
 
@@ -72,7 +74,9 @@ def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PL
     plays `games` games (default: defaults.SWEEP_GAMES), or with `ci` until its interval's
     half-width is at most `ci` (at most `max_games`). The win chance is traced over the first
     `trace_games` games of each cell (0: none). The store resumes and extends as the command's
-    does. `report`: also write out/report/ (HTML, Markdown, figures). `progress` as simulate's.
+    does; `replay_changed` plays again the cells of a policy that changed since it was made
+    (--replay-changed). `report`: also write out/report/ (HTML, Markdown, figures). `progress` as
+    simulate's.
     Every argument is checked as the command line checks it, before anything is played or
     written: a bad value raises ConfigError in one line."""
     from fisim import arguments as check
@@ -88,15 +92,18 @@ def sweep(out=defaults.SWEEP_OUT, *, levels=defaults.LEVELS, players=defaults.PL
         check.whole("threads", threads, 1, max_threads())
     check.flag("per_game", per_game)
     check.whole("trace_games", trace_games, 0, MAX_TRACE_GAMES)
+    check.flag("replay_changed", replay_changed)
     check.flag("report", report)
     bars.check(progress)
     axes = [check.axis(name, value, example) for name, value, example in (
         ("levels", levels, "novice..elite"), ("players", players, "2..4"), ("teams", teams, "random"),
         ("layouts", layouts, "standard"), ("policies", policies, "expert,greedy"), ("rules", rules, "official"))]
     cells = sweep_cells(*axes, check.strings("sets", sets, "waters_rise=2..5") if sets else ())
-    with bars.games(progress, target["games"] * len(cells) if "games" in target else None) as (update, _):
+    with bars.games(progress, target["games"] * len(cells) if "games" in target else None) as (update, _), \
+            _replay_hint():
         frame = run_sweep(cells, out, seed, target, per_game, LocalBackend(threads),
-                          lambda games, _: update(games) if games else None, chunk_games, trace_games=trace_games)
+                          lambda games, _: update(games) if games else None, chunk_games, trace_games=trace_games,
+                          replay_changed=replay_changed)
     if report:
         from fisim.reporting import write_report
         write_report(out)
@@ -174,6 +181,17 @@ def report(path, out=None, formats=("html", "md", "png"), title=None, *, stronge
     return write_report(path, out, parsed, title)
 
 
+@contextlib.contextmanager
+def _replay_hint():
+    """A store refused because a policy changed since it was made: say the argument that plays its
+    cells again (the command line's error names its option)."""
+    from fisim.errors import PolicyChanged
+    try:
+        yield
+    except PolicyChanged as exc:
+        raise exc.with_option("replay_changed=True") from None
+
+
 def _check_stronger(path, stronger, games, threads, progress):
     """report's check under a stronger policy (fisim.stronger.play), on local threads."""
     from fisim import arguments as check
@@ -228,8 +246,8 @@ def tune(param, target, *, values=None, level=defaults.LEVEL, players=defaults.P
 
 def ladder(out=defaults.LADDER_OUT, *, levels=defaults.LEVELS, players=defaults.PLAYER_COUNTS,
            games=defaults.LADDER_GAMES, policies=None, clairvoyant=None, deals=defaults.LADDER_DEALS,
-           repeats=defaults.LADDER_REPEATS, replayer=defaults.REPLAYER, seed=0, threads=None, report=True,
-           progress=True):
+           repeats=defaults.LADDER_REPEATS, replayer=defaults.REPLAYER, seed=0, threads=None, replay_changed=False,
+           report=True, progress=True):
     """The skill ladder and per-deal difficulty, as `fisim ladder` plays them into `out` (its
     stores DIR/ladder and DIR/deals resume and extend alike): every policy of `policies` (default:
     policies.LADDER, weakest first) and the clairvoyant reference (`clairvoyant` its budget; 0 for
@@ -237,7 +255,8 @@ def ladder(out=defaults.LADDER_OUT, *, levels=defaults.LEVELS, players=defaults.
     replayed `repeats` times by `replayer` (None: no replays), only its random stream varying.
     Returns a dict of DataFrames: `ladder` (each policy's win rate per level and player count),
     `gap` (the clairvoyant against the best legal policy, paired) and `deals` (per-deal
-    difficulty); `report` also writes out/report/. A bad value raises ConfigError in one line."""
+    difficulty); `replay_changed` as sweep's; `report` also writes out/report/. A bad value raises
+    ConfigError in one line."""
     from fisim import arguments as check
     from fisim import progress as bars
     from fisim import skill
@@ -253,6 +272,7 @@ def ladder(out=defaults.LADDER_OUT, *, levels=defaults.LEVELS, players=defaults.
         check.whole("clairvoyant", clairvoyant, 0)
     if threads is not None:
         check.whole("threads", threads, 1, max_threads())
+    check.flag("replay_changed", replay_changed)
     check.flag("report", report)
     axes = [check.axis(name, value, example) for name, value, example in (
         ("levels", levels, "novice..elite"), ("players", players, "2..4"),
@@ -261,11 +281,11 @@ def ladder(out=defaults.LADDER_OUT, *, levels=defaults.LEVELS, players=defaults.
                        None if replayer is None else check.text("replayer", replayer), seed)
     stores = [(plan.ladder_cells, skill.LADDER_STORE, games), (plan.deal_cells, skill.DEALS_STORE, deals)]
     total = sum(len(cells) * n for cells, _, n in stores)
-    with bars.games(bars.check(progress), total) as (update, _):
+    with bars.games(bars.check(progress), total) as (update, _), _replay_hint():
         for cells, store, n in stores:
             if cells:
                 run_sweep(cells, f"{out}/{store}", seed, {"games": n}, True, LocalBackend(threads),
-                          lambda played, _: update(played) if played else None)
+                          lambda played, _: update(played) if played else None, replay_changed=replay_changed)
     if report:
         from fisim.reporting import write_ladder
         write_ladder(out, plan.names)

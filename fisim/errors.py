@@ -27,6 +27,14 @@ class StoreError(FisimError, ValueError):
     """A results directory fisim cannot use; the message says why."""
 
 
+class PolicyChanged(StoreError):
+    """A store whose games were played by a policy that has changed since (a new version, an edited
+    policy file or data file). A command that can play those cells again says how (with_option)."""
+
+    def with_option(self, option):
+        return StoreError(f"{self}, or {option} to delete those games and play their cells again")
+
+
 class BackendError(FisimError, RuntimeError):
     """The Dask cluster could not be reached, or failed during the sweep: not the input's fault."""
 

@@ -319,19 +319,23 @@ def plan_text(levels, players, policies, games, replayers, deals, repeats, seed,
     return format_plan(rows, speeds, threads, settings, stored)
 
 
-def stored_games(path, seed, games, levels, players, repeats=1):
+def stored_games(path, seed, games, levels, players, labels, repeats=1):
     """Per policy, the games the ladder's store at `path` already holds of this ladder's cells
-    (`levels`, `players`, repeats below `repeats`) that count toward `games` per cell: what a
-    resumed ladder does not play again. Empty without a store of this seed, or one that cannot be
-    read (the run says why)."""
+    (`levels`, `players`, repeats below `repeats`, the policies' `labels` now: {policy:
+    NAME@VERSION}; an older version's games are refused or played again) that count toward `games`
+    per cell: what a resumed ladder does not play again. Empty without a store of this seed, or one
+    that cannot be read (the run says why)."""
     try:
         manifest, chunks = read_store(path)
     except StoreError:
         return {}
     if manifest.get("seed") != seed:
         return {}
+    stored_as = policy_labels(manifest)
     found = {}
     for cell in manifest["cells"]:
+        if labels.get(cell["policy"]) != stored_as[cell["policy"]]:
+            continue
         if cell["level"] in levels and cell["players"] in players and cell.get("repeat", 0) < repeats:
             mine = chunks[chunks["cell"] == cell["key"]]
             held = {int(k): (int(w), int(n)) for k, w, n in zip(mine["chunk"], mine["wins"], mine["games"])}

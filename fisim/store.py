@@ -41,7 +41,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from fisim.errors import StoreError
+from fisim.errors import PolicyChanged, StoreError
 from fisim.files import atomic_write
 from fisim.limits import CHUNK_GAMES, TRACE_ROUNDS
 from fisim.results.chunks import CHUNK_COLUMNS, CLOSE_MASKS, TILE_COUNTS, chunk_slot, planned_games, traced_in
@@ -179,10 +179,51 @@ def _count(value, zero=False):
     return isinstance(value, int) and not isinstance(value, bool) and value >= (0 if zero else 1)
 
 
+def changed_policies(old, new):
+    """The policies both manifests name whose games differ between them: another version, or
+    another content of a policy file or of a built-in's data file."""
+    return sorted(name for name in set(old["policies"]) & set(new["policies"])
+                  if old["policies"][name] != new["policies"][name] or old["files"].get(name) != new["files"].get(name))
+
+
+def as_of(old, new, names):
+    """`old` with policies `names` recorded as `new` records them (version, label, file)."""
+    def entries(key):
+        kept = {k: v for k, v in old.get(key, {}).items() if k not in names}
+        return {**kept, **{k: v for k, v in new.get(key, {}).items() if k in names}}
+    return {**old, **{key: entries(key) for key in ("policies", "policy_labels", "files")}}
+
+
 def extended(old, new, where):
     """The manifest of a store that holds results under `old`, after a sweep under `new`: the same
     configuration with a target at least as large (new) and the cells of both (old ones first).
-    StoreError naming what differs otherwise."""
+    PolicyChanged when policies changed and nothing else differs; StoreError naming what differs
+    otherwise."""
+    changed = changed_policies(old, new)
+    if changed and not _differences(as_of(old, new, changed), new):
+        before, now = policy_labels(old), policy_labels(new)
+        labels = {before[name]: now[name] for name in changed}
+        games = [f"{b} (now {n})" if b != n else f"{b} (its file edited since)" for b, n in labels.items()]
+        which = "policies that play" if len(games) > 1 else "a policy that plays"
+        raise PolicyChanged(f"{where} holds the games of {', '.join(games)}: {which} differently now; use "
+                            "another --out directory")
+    differ = _differences(old, new)
+    if differ:
+        raise StoreError(f"{where} holds results of a different configuration (differs in: {', '.join(differ)}); "
+                         "use another --out directory")
+    if not _at_least(new["target"], old["target"]):
+        raise StoreError(f"{where} holds results for a target of {target_text(old['target'])}: a sweep may extend it "
+                         f"to more games per cell, not to a target of {target_text(new['target'])}; ask for at "
+                         "least as many games, or use another --out directory")
+    known = {c["key"] for c in old["cells"]}
+    return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
+            "policy_labels": {**old.get("policy_labels", {}), **new.get("policy_labels", {})},
+            "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
+
+
+def _differences(old, new):
+    """What keeps a store made under manifest `old` from being extended under `new`, its target
+    aside: the names of the manifest entries that differ."""
     differ = [k for k in GAME_KEYS if old[k] != new[k]]
     differ += [k for k in ("policies", "files") if any(old[k][n] != new[k][n] for n in set(old[k]) & set(new[k]))]
     known = {c["key"]: c for c in old["cells"]}
@@ -191,17 +232,7 @@ def extended(old, new, where):
     shown = {_shown_as(c): c for c in old["cells"]}
     for cell in (c for c in new["cells"] if c["key"] not in known and _shown_as(c) in shown):
         differ.append("variant" if shown[_shown_as(cell)]["parameters"] != cell["parameters"] else "cells")
-    differ = list(dict.fromkeys(differ))
-    if differ:
-        raise StoreError(f"{where} holds results of a different configuration (differs in: {', '.join(differ)}); "
-                         "use another --out directory")
-    if not _at_least(new["target"], old["target"]):
-        raise StoreError(f"{where} holds results for a target of {target_text(old['target'])}: a sweep may extend it "
-                         f"to more games per cell, not to a target of {target_text(new['target'])}; ask for at "
-                         "least as many games, or use another --out directory")
-    return {**new, "policies": {**old["policies"], **new["policies"]}, "files": {**old["files"], **new["files"]},
-            "policy_labels": {**old.get("policy_labels", {}), **new.get("policy_labels", {})},
-            "cells": old["cells"] + [c for c in new["cells"] if c["key"] not in known]}
+    return list(dict.fromkeys(differ))
 
 
 def _shown_as(cell):
@@ -282,15 +313,44 @@ class Store:
             raise StoreError(f"cannot write the results directory {self.path}: {exc.strerror}") from None
         self.manifest = manifest
 
-    def extended_by(self, manifest):
+    def extended_by(self, manifest, replay_changed=False):
         """The manifest the store will have once a sweep under `manifest` opens it (extended), read
-        and checked without writing anything: a sweep checks it before it compiles or plays."""
+        and checked without writing anything: a sweep checks it before it compiles or plays. With
+        `replay_changed`, as it will be once replay_changed has deleted the changed policies' games."""
         self._check_ours()
         if self.manifest_path.exists() and self._has_results():
             old = self.read_manifest()
+            if replay_changed:
+                old = as_of(old, manifest, changed_policies(old, manifest))
             if old != manifest:
                 return extended(old, manifest, self.path)
         return manifest
+
+    def replay_changed(self, manifest):
+        """Delete the games of every cell whose policy has changed since the store was made
+        (changed_policies against `manifest`) and record the policies as `manifest` has them: a
+        sweep under `manifest` then plays those cells again and keeps every other cell's games. A
+        cell's files go last chunk first (a chunk's per-game file just before it), the manifest is
+        written after them: an interruption leaves a store of the old policies with fewer games (its
+        last chunk perhaps without its per-game file, which a sweep plays again), and calling again
+        finishes the work. Returns {label in the store: label now} of the policies replaced. The
+        caller holds the lock."""
+        if not (self.manifest_path.exists() and self._has_results()):
+            return {}
+        old = self.read_manifest()
+        changed = changed_policies(old, manifest)
+        if not changed:
+            return {}
+        for cell in (c for c in old["cells"] if c["policy"] in changed):
+            for path in sorted((self.path / "chunks").glob(f"{cell['key']}-*.parquet"), reverse=True):
+                (self.path / "games" / path.name).unlink(missing_ok=True)   # its per-game file, never left alone
+                path.unlink()
+            for path in (self.path / "games").glob(f"{cell['key']}-*.parquet"):
+                path.unlink()
+        replaced = as_of(old, manifest, changed)
+        atomic_write(self.manifest_path, lambda p: p.write_text(json.dumps(replaced, indent=1, sort_keys=True)))
+        before, now = policy_labels(old), policy_labels(manifest)
+        return {before[name]: now[name] for name in changed}
 
     def _check_ours(self):
         """StoreError unless the path is a store, or a place where fisim may make one."""

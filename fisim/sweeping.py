@@ -163,7 +163,7 @@ def tracing(games):
 
 
 def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, progress=None, chunk_games=CHUNK_GAMES,
-              warn=None, note=None, trace_games=0):
+              warn=None, note=None, trace_games=0, replay_changed=False):
     """Play every cell until its target ({"games": N} or {"ci": h, "max_games": M}) and return
     fisim.tables.load(out) of every cell in the store. The win chance over the first `trace_games`
     games of each cell is traced (`tracing`). Chunks already in the store are not played again,
@@ -172,15 +172,22 @@ def run_sweep(cells, out, seed=0, target=None, per_game=False, backend=None, pro
     `warn(text)`. `progress(games, cells_done)` is called as games (blocks of a chunk, on a Dask
     cluster whole chunks) and cells finish. `note(text)` says what a store already holds before
     playing: "resuming: 16,000 of 60,000 games stored", or "nothing to play: the store is
-    complete". Ctrl-C raises Interrupted with the games kept. The store is locked while the sweep
-    runs."""
+    complete". A store whose games were played by a policy that has changed since is refused
+    (PolicyChanged), or with `replay_changed` has those cells' games deleted and played again
+    (Store.replay_changed; `note` names the policies). Ctrl-C raises Interrupted with the games
+    kept. The store is locked while the sweep runs."""
     target = target or {"games": defaults.SWEEP_GAMES}
     store = Store(out)
     backend = backend or LocalBackend()
     progress = progress or (lambda games, cells_done: None)
     try:
         with store.lock():
-            store.open(manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games)))
+            manifest = manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games))
+            replaced = store.replay_changed(manifest) if replay_changed else {}
+            if note and replaced:
+                note("playing again the cells of " + ", ".join(f"{now} (its games of {before} deleted)"
+                                                          for before, now in replaced.items()))
+            store.open(manifest)
             records = {c["key"]: {} for c in store.manifest["cells"]}
             rejected = lambda error: replace_rejected(error, records, warn)  # noqa: E731
             for _, row in store.read_chunks(store.manifest, rejected).iterrows():

@@ -20,7 +20,9 @@
 # The page is fisim's own report of the three runs (`fisim report`): README.md in OUT, with its
 # figures and its tables as data. Run it where fisim is installed (`fisim` on PATH), from anywhere.
 # The stores go to STORES (default .report-stores/ in the repository, not committed), named by size
-# and seed, so an interrupted run resumes where it stopped. Settings (environment): GAMES, DEALS, REPEATS, REPLAYER, TEAM_GAMES,
+# and seed, so an interrupted run resumes where it stopped, and a policy that changed since (a new
+# version of the planner) has only its own cells played again (--replay-changed), every other
+# policy's games kept. Settings (environment): GAMES, DEALS, REPEATS, REPLAYER, TEAM_GAMES,
 # ISLAND_GAMES, RANKER, SEED (default 2010), STORES, OUT, THREADS (default 2).
 #
 # Running time: reports/skill/README.md gives the wall-clock time of each part, summed over the runs
@@ -69,11 +71,11 @@ timed() {   # timed LABEL STORE COMMAND...: run it, add "LABEL N min" to the run
 times=()
 
 timed "ladder and deals" "$store" fisim ladder "${SIZE[@]}" --replayer "${REPLAYER:-search:8}" --seed "$SEED" --out "$store" \
-    --threads "$THREADS" --quiet > /dev/null
+    --threads "$THREADS" --replay-changed --quiet > /dev/null
 for part in teams islands; do
     declare -n options=${part^^}
     timed "$part" "$store-$part" fisim sweep "${options[@]}" --policies "expert,tuned,planner,$RANKER" --seed "$SEED" --out "$store-$part" \
-        --threads "$THREADS" --quiet --no-report > /dev/null
+        --threads "$THREADS" --replay-changed --quiet --no-report > /dev/null
 done
 
 printf -v minutes '%s, ' "${times[@]}"

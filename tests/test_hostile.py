@@ -273,7 +273,7 @@ def test_an_edited_policy_file_is_not_mixed_into_a_store(tmp_path):
     store.write_chunk(chunk_record(cells[0].key, 0, 0, rows))
     policy.write_text(policy.read_text() + "# edited\n")
     again = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(str(policy)), [()])
-    with pytest.raises(StoreError, match="differs in: files"):      # a new run reads the edited file
+    with pytest.raises(StoreError, match="its file edited since"):      # a new run reads the edited file
         run_sweep(again, tmp_path / "out", 0, {"games": 2000}, chunk_games=1000)
 
 

@@ -175,6 +175,39 @@ def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played
     assert list(_table(out, "skill-ladder")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
 
 
+def test_a_ladder_plays_again_only_the_policy_that_changed(tmp_path):
+    """A policy file edited since the ladder was played (here its version): refused in one line
+    naming --replay-changed; with it, the plan counts none of the old version's games as stored,
+    its cells are played again and the other policy's files stay byte for byte."""
+    mine, out = tmp_path / "mine.py", tmp_path / "skill"
+
+    def policy(version):
+        mine.write_text(f'NAME = "mine"\nVERSION = {version}\nfrom policies.random import decide  # noqa: E402,F401\n')
+
+    args = ("ladder", "--levels", "novice", "--players", "2", "--games", "24", "--policies", f"random,{mine}",
+            "--no-clairvoyant", "--no-deals", "--seed", "4", "--out", str(out))
+    policy(1)
+    assert run(*args, "--quiet").returncode == 0
+    store = out / "ladder"
+    randoms = {c["key"] for c in json.loads((store / "manifest.json").read_text())["cells"] if c["policy"] == "random"}
+
+    def random_files():
+        return {f.relative_to(store): f.read_bytes() for f in store.rglob("*.parquet") if f.name[:12] in randoms}
+
+    kept = random_files()
+    policy(2)
+    r = run(*args, "--quiet")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--replay-changed" in r.stderr, r.stderr
+    r = run(*args, "--replay-changed")
+    assert r.returncode == 0, r.stderr
+    plan = r.stderr[r.stderr.index("plan: 1 setting"):].splitlines()
+    rows = {line.split()[0]: line.split()[1:4] for line in plan if line.startswith("  ")}
+    assert rows["random"] == ["0", "games", "(24"] and rows[str(mine)][:2] == ["24", "games"]
+    assert "playing again the cells of mine@2 (its games of mine@1 deleted)" in r.stderr
+    assert random_files() == kept
+    assert list(_table(out, "skill-ladder")["policy"].unique()) == [RANDOM, "mine@2"]
+
+
 @pytest.mark.parametrize("args, says", [
     (("--deals", "50", "--games", "20"), "--deals 50 needs --games of at least 50"),
     (("--clairvoyant", "4", "--no-clairvoyant"), "not both"),

@@ -152,6 +152,77 @@ def test_a_store_of_another_configuration_or_version_is_refused(tmp_path):
     assert r.returncode == 2 and "fisim_version" in r.stderr
 
 
+def _policy_file(path, version):
+    """A policy file that plays random's game under its own name and `version`."""
+    path.write_text(f'NAME = "mine"\nVERSION = {version}\nfrom policies.random import decide  # noqa: E402,F401\n')
+    return str(path)
+
+
+def test_a_changed_policy_is_refused_or_its_cells_alone_are_played_again(tmp_path):
+    """A policy file edited since the store was made (here its version): refused in one line that
+    names both versions and --replay-changed, nothing touched; with --replay-changed its cells'
+    games are deleted and played again, the other policy's files stay byte for byte, and the store
+    is the one a fresh sweep of the new configuration makes."""
+    mine = _policy_file(tmp_path / "mine.py", 1)
+    args = ["sweep", "--levels", "normal", "--players", "2,3", "--policies", f"random,{mine}", "--games", "3000",
+            "--chunk-games", "1000", "--per-game", "--quiet", "--no-report"]
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    assert fisim_cmd(*args, "--out", str(out)).returncode == 0
+    randoms = {c["key"] for c in json.loads((out / "manifest.json").read_text())["cells"] if c["policy"] == "random"}
+
+    def random_files():
+        return {folder: {n: b for n, b in file_bytes(out, folder).items() if n[:12] in randoms}
+                for folder in ("chunks", "games")}
+
+    kept = random_files()
+    _policy_file(tmp_path / "mine.py", 2)
+    before = {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file() and f.name != "lock"}
+    r = fisim_cmd(*args, "--out", str(out))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "mine@1 (now mine@2)" in r.stderr and "--replay-changed" in r.stderr, r.stderr
+    assert {f: f.read_bytes() for f in sorted(out.rglob("*")) if f.is_file() and f.name != "lock"} == before
+    assert fisim_cmd(*args, "--out", str(out), "--replay-changed").returncode == 0
+    assert random_files() == kept
+    assert fisim_cmd(*args, "--out", str(fresh)).returncode == 0
+    assert json.loads((out / "manifest.json").read_text()) == json.loads((fresh / "manifest.json").read_text())
+    assert chunk_contents(out) == chunk_contents(fresh)
+    assert pd.read_parquet(out / "games").equals(pd.read_parquet(fresh / "games"))
+    assert sorted(fisim.load(out)["policy"].unique()) == ["mine@2", "random@3"]
+
+
+def test_replaying_a_changed_policy_interrupted_leaves_the_old_store_with_fewer_games(tmp_path, monkeypatch):
+    """Store.replay_changed deletes a cell's chunks last first and rewrites the manifest after
+    them: stopped part way, the store reads as the old policy's with a prefix of each cell's
+    chunks, and the sweep run again finishes it as if never stopped."""
+    def cells(version):
+        policies = grid.parse_policies(f"random,{_policy_file(tmp_path / 'mine.py', version)}")
+        return grid.expand(["standard"], ["normal"], [2], "random", policies, [()])
+
+    run_sweep(cells(1), tmp_path / "out", 5, {"games": 3000}, chunk_games=1000)
+    new = cells(2)
+    deleted, unlink = [], Path.unlink
+
+    def unlink_twice(path, missing_ok=False):
+        if path.exists() and len(deleted) == 2:
+            raise KeyboardInterrupt
+        if path.exists():
+            deleted.append(path.name)
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", unlink_twice)
+    store = Store(tmp_path / "out")
+    with pytest.raises(KeyboardInterrupt):
+        store.replay_changed(manifest_for(new, 5, {"games": 3000}, False, 1000))
+    monkeypatch.undo()
+    key = next(c.key for c in new if c.policy.NAME == "mine")
+    assert deleted == [f"{key}-000002.parquet", f"{key}-000001.parquet"]
+    frame = fisim.load(tmp_path / "out")
+    assert dict(zip(frame["policy"], frame["games"])) == {"random@3": 3000, "mine@1": 1000}
+    run_sweep(new, tmp_path / "out", 5, {"games": 3000}, chunk_games=1000, replay_changed=True)
+    run_sweep(new, tmp_path / "fresh", 5, {"games": 3000}, chunk_games=1000)
+    assert chunk_contents(tmp_path / "out") == chunk_contents(tmp_path / "fresh")
+
+
 def test_half_written_chunk_files_are_never_read_and_damaged_ones_are_reported(tmp_path):
     out = tmp_path / "out"
     run_sweep(small_cells(), out, 2, {"games": 4000}, chunk_games=2000)

@@ -4,7 +4,7 @@ import os
 import click
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, check_threads, on_interrupt, quiet_option, run_cells
+from fisim.cli.options import POLICY_HELP, check_threads, on_interrupt, quiet_option, replay_changed_option, run_cells
 from fisim.defaults import FULL_LADDER
 from fisim.errors import ConfigError
 from fisim.limits import MAX_REPEAT, MAX_SEED, MAX_SIMULATE_GAMES, max_threads
@@ -42,9 +42,10 @@ from policies import CLAIRVOYANT_NOTE, LADDER
               help="Results directory: the stores DIR/ladder and DIR/deals (resumable) and the report DIR/report "
                    "(HTML, Markdown, figures, tables as CSV).")
 @click.option("--threads", default=None, type=click.IntRange(min=1), help="Threads (default: all cores).")
+@replay_changed_option
 @quiet_option("progress bar")
 def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoyant, deals, repeats, replayer, no_deals,
-           full_size, seed, out, threads, quiet):
+           full_size, seed, out, threads, replay_changed, quiet):
     """The skill ladder: every policy and the clairvoyant reference on the same deals, win rate against
     skill per level; and per-deal difficulty: deals replayed by one policy, only its random stream varying.
     It prints its plan first: the games per policy and the time they take at speeds measured here."""
@@ -69,10 +70,10 @@ def ladder(levels, players_text, games, policies_text, clairvoyant, no_clairvoya
         _plan(skill, out, ladder_cells + deal_cells, levels_list, players, names, games, replaying, deals, repeats,
               seed, threads or max_threads())
     run_cells(ladder_cells, os.path.join(out, skill.LADDER_STORE), seed, {"games": games}, per_game=True,
-              threads=threads, quiet=quiet)
+              threads=threads, quiet=quiet, replay_changed=replay_changed)
     if deal_cells:
         run_cells(deal_cells, os.path.join(out, skill.DEALS_STORE), seed, {"games": deals}, per_game=True,
-                  threads=threads, quiet=quiet)
+                  threads=threads, quiet=quiet, replay_changed=replay_changed)
     from fisim.reporting import LADDER_FORMATS, write_ladder
     from fisim.reporting.text import render
     with on_interrupt(f"every game is kept in {out}: run the same command to write the report"):
@@ -89,8 +90,9 @@ def _plan(skill, out, cells, levels, players, names, games, replaying, deals, re
     if missing:
         click.echo(f"fisim: ladder: {skill.compile_text(missing, max_threads())}", err=True)
     warm(cells)
-    stored = skill.stored_games(os.path.join(out, skill.LADDER_STORE), seed, games, levels, players)
-    replayed = skill.stored_games(os.path.join(out, skill.DEALS_STORE), seed, deals, levels, players, repeats)
+    labels = {c.policy.given: c.policy.label for c in cells}
+    stored = skill.stored_games(os.path.join(out, skill.LADDER_STORE), seed, games, levels, players, labels)
+    replayed = skill.stored_games(os.path.join(out, skill.DEALS_STORE), seed, deals, levels, players, labels, repeats)
     stored.update({f"{name}, replays": n for name, n in replayed.items()})
     click.echo(skill.plan_text(levels, players, names, games, replaying, deals, repeats, seed, threads, stored),
                err=True)

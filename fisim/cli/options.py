@@ -8,7 +8,7 @@ import sys
 import click
 
 from fisim import defaults
-from fisim.errors import ConfigError
+from fisim.errors import ConfigError, PolicyChanged
 from fisim.limits import CHUNK_GAMES, MAX_REPEAT, MAX_SEED, max_threads
 from fisim.rules.config import SWITCHES
 from fisim.rules.constants import LEVELS
@@ -77,6 +77,14 @@ def quiet_option(also=""):
                         help=f"No {also + ', no ' if also else ''}note of a first run's compile on stderr.")
 
 
+REPLAY_CHANGED = "--replay-changed"
+replay_changed_option = click.option(
+    REPLAY_CHANGED, "replay_changed", is_flag=True,
+    help="Play again the cells of a policy that has changed since DIR was made (a new version, an edited policy "
+         "file or data file), deleting their games; every other cell's games are kept. Without it such a DIR is "
+         "refused.")
+
+
 def check_format(fmt, choices):
     """Refuse a --format that is not one of `choices`."""
     if fmt not in choices:
@@ -119,11 +127,11 @@ def progress_bar(show, **options):
 
 
 def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES, threads=None, scheduler=None,
-              dask_local=None, quiet=False, trace_games=0):
+              dask_local=None, quiet=False, trace_games=0, replay_changed=False):
     """fisim.sweeping.run_sweep of `cells` into store `out` (the win chance traced over the first
-    `trace_games` games of each), with a progress bar on stderr (when it is a terminal and not
-    `quiet`) and a Ctrl-C that keeps the finished chunks and says how many games they hold; the
-    store's table of cells."""
+    `trace_games` games of each; with `replay_changed`, a changed policy's cells played again),
+    with a progress bar on stderr (when it is a terminal and not `quiet`) and a Ctrl-C that keeps
+    the finished chunks and says how many games they hold; the store's table of cells."""
     from fisim.store import Store, manifest_for
     from fisim.sweeping import CLUSTER_EXTRA, DaskBackend, Interrupted, LocalBackend, run_sweep, tracing, warm
 
@@ -135,7 +143,10 @@ def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES,
     total = target["games"] * len(cells) if "games" in target else None
     show = sys.stderr.isatty() and not quiet
     manifest = manifest_for(cells, seed, target, per_game, chunk_games, tracing(trace_games))
-    Store(out).extended_by(manifest)     # refused before compiling
+    try:
+        Store(out).extended_by(manifest, replay_changed)     # refused before compiling
+    except PolicyChanged as exc:
+        raise exc.with_option(REPLAY_CHANGED) from None
     with on_interrupt(kept):
         warm(cells, trace_games > 0)     # a first run compiles here: the bar and its ETA count games only
         with progress_bar(show, total=total, unit="game", unit_scale=True, desc=f"0/{len(cells)} cells") as bar:
@@ -157,4 +168,4 @@ def run_cells(cells, out, seed, target, per_game=False, chunk_games=CHUNK_GAMES,
             return run_sweep(cells, out, seed, target, per_game, backend, progress, chunk_games,
                              warn=lambda text: click.echo(f"fisim: warning: {text}", err=True),
                              note=None if quiet else lambda text: bar.write(f"fisim: {text}", file=sys.stderr),
-                             trace_games=trace_games)
+                             trace_games=trace_games, replay_changed=replay_changed)

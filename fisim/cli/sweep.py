@@ -4,7 +4,15 @@ import click
 from click.core import ParameterSource
 
 from fisim import defaults
-from fisim.cli.options import POLICY_HELP, RULES_HELP, check_threads, on_interrupt, quiet_option, run_cells
+from fisim.cli.options import (
+    POLICY_HELP,
+    RULES_HELP,
+    check_threads,
+    on_interrupt,
+    quiet_option,
+    replay_changed_option,
+    run_cells,
+)
 from fisim.cli.report import REPORT_FORMATS, make_report
 from fisim.errors import ConfigError
 from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED, MAX_TRACE_GAMES
@@ -51,13 +59,15 @@ from fisim.limits import CHUNK_GAMES, MAX_CHUNK_GAMES, MAX_SEED, MAX_TRACE_GAMES
                    f"each round, {defaults.TRACE_WORLDS} sampled worlds played on by the cell's policy (public "
                    f"information only), for the report's drama and decisiveness; costs about "
                    f"{defaults.TRACE_WORLDS} x rounds x half a game per game traced. 0: none.")
+@replay_changed_option
 @quiet_option("progress bar")
 @click.option("--format", "formats", default=REPORT_FORMATS, show_default=True, metavar="LIST",
               help="What the report at the end writes, as `fisim report --format` takes it: html, md, png, svg, "
                    "csv (one file per table), json (every table in one file).")
 @click.option("--no-report", is_flag=True, help="Do not write the report (DIR/report/) at the end.")
 def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, sets, games, ci, max_games, seed,
-          out, threads, scheduler, dask_local, per_game, chunk_games, trace_games, quiet, formats, no_report):
+          out, threads, scheduler, dask_local, per_game, chunk_games, trace_games, replay_changed, quiet, formats,
+          no_report):
     """Play every cell of a grid of settings and store the results in DIR (resumable; the same
     sweep with more games per cell or more cells extends DIR)."""
     from fisim import grid
@@ -75,7 +85,7 @@ def sweep(levels, players_text, teams, layouts_text, policies_text, rules_text, 
     check_threads(dask_local, "--dask-local", "worker processes at once (one a core)")
     from fisim.sweeping import format_table
     frame = run_cells(cells, out, seed, target, per_game, chunk_games, threads, scheduler, dask_local, quiet,
-                      trace_games)
+                      trace_games, replay_changed)
     click.echo(format_table(frame))
     click.echo(f"results: {out}")
     if not no_report:
