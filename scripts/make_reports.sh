@@ -15,8 +15,9 @@
 # publishes tuned's numbers with expert's beside them. Run it where fisim is installed (`fisim` and
 # `python` on PATH), from anywhere. The sweeps' stores go to STORES (default .report-stores/ in the
 # repository, not committed), one per report, named by policy and size, so an interrupted run
-# resumes where it stopped and a new policy starts afresh. Figures are PNG; the self-contained HTML
-# of each report is left in its store (STORES/<name>/report/).
+# resumes where it stopped and a new policy starts afresh (scripts/compare_versions.py OLD NEW then
+# pairs the policy's two versions over each report's deals). Figures are PNG; the self-contained
+# HTML of each report is left in its store (STORES/<name>/report/).
 #
 # Each report then checks its headline conclusions under a stronger player on a sample of the same
 # deals (`fisim report --stronger`, docs/cli.md: the section "Would a stronger team agree?", a

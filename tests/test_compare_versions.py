@@ -1,0 +1,74 @@
+"""scripts/compare_versions.py: a policy's two versions on the same deals, from two stores of one seed."""
+import re
+
+import pytest
+from support.scripts import script
+
+from fisim import grid
+from fisim.sweeping import run_sweep
+
+pytestmark = pytest.mark.compiles      # plays small sweeps
+
+GAMES = 400
+
+
+def _store(folder, version, decide_from, seed=3):
+    """A store in `folder` of random and of `mine` (folder/../mine.py, the same path for every
+    version, as a built-in's is: the policy file playing `decide_from`'s game as `version`), two
+    levels, two player counts, two rule readings."""
+    policy = folder.parent / "mine.py"
+    policy.write_text(f'NAME = "mine"\nVERSION = {version}\nfrom policies.{decide_from} import decide  # noqa\n')
+    cells = grid.expand(["standard"], ["novice", "normal"], [2, 3], "random",
+                        grid.parse_policies(f"random,{policy}"), grid.parse_rules("official,heli-all"))
+    run_sweep(cells, folder, seed, {"games": GAMES}, per_game=True, chunk_games=1000)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("versions")
+    return _store(tmp_path / "v1", 1, "random"), _store(tmp_path / "v2", 2, "greedy")
+
+
+def _compare(old, new):
+    script("compare_versions").main([str(old), str(new), "--policy", str(old.parent / "mine.py")])
+
+
+def _wins(store, **settings):
+    """mine's per-game wins of the store's cells matching `settings`, concatenated."""
+    import pandas as pd
+    games = pd.read_parquet(store / "games")
+    games = games[games["policy"].str.startswith("mine")]
+    for key, value in settings.items():
+        games = games[games[key] == value]
+    return games.sort_values(["level", "players", "rules", "game"])["won"].to_numpy(float)
+
+
+def test_the_difference_is_the_games_and_each_line_its_cells(stores, capsys):
+    """Every line's difference is the mean over its games of the new version's wins less the old
+    one's (the same deals, game by game): here greedy's play against random's, so far from 0."""
+    old, new = stores
+    _compare(old, new)
+    out = capsys.readouterr().out
+    assert out.startswith("mine@2 − mine@1 on the same deals (seed 3, 8 cells of 8)")
+    lines = {m[1].strip(): float(m[2]) for m in re.finditer(r"^ {2,4}(\w[\w ,]*?)\s+([+-]\d+\.\d+) \(", out, re.M)}
+    expected = {"all cells": {}, "novice": {"level": "novice"}, "normal, 3 players": {"level": "normal", "players": 3}}
+    for name, settings in expected.items():
+        diff = 100 * (_wins(new, **settings) - _wins(old, **settings)).mean()
+        assert lines[name] == pytest.approx(diff, abs=0.006), name
+    assert lines["all cells"] > 10
+
+
+def test_a_rule_readings_effect_under_each_version_and_its_change(stores, capsys):
+    old, new = stores
+    _compare(old, new)
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("heli-all"))
+    effects = [float(x) for x in re.findall(r"([+-]\d+\.\d+) \(", line)]
+    each = [100 * (_wins(s, rules="heli-all") - _wins(s, rules="official")).mean() for s in (old, new)]
+    assert effects == pytest.approx([*each, each[1] - each[0]], abs=0.006)
+
+
+def test_stores_of_other_deals_are_refused(stores):
+    other = _store(stores[0].parent / "v3", 3, "greedy", seed=4)
+    with pytest.raises(SystemExit, match="seeds differ"):
+        _compare(stores[0], other)
