@@ -91,11 +91,12 @@ def pooled_rates(cells, keys, axis):
 def ranking_line(name, old_rates, new_rates):
     """Spearman's correlation of two rankings and the pairs whose order flips."""
     old_rates, new_rates = old_rates.align(new_rates, join="inner")
-    from fisim.formatting import correlation
+    from fisim.formatting import correlation, plural
     rho = old_rates.rank().corr(new_rates.rank())
     order = list(old_rates.sort_values(ascending=False).index)
     flips = [f"{a} / {b}" for i, a in enumerate(order) for b in order[i + 1:] if new_rates[b] > new_rates[a]]
-    return f"  {name}: Spearman {correlation(rho)} over {len(order)}; {len(flips)} pairs flip" + (
+    flip = "flips" if len(flips) == 1 else "flip"
+    return f"  {name}: Spearman {correlation(rho)} over {len(order)}; {plural(len(flips), 'pair')} {flip}" + (
         f" ({'; '.join(flips)})" if flips else "")
 
 
