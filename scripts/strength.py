@@ -20,6 +20,10 @@ command that made it.
     python scripts/strength.py --out STORES [--seed 45] [--levels novice..legendary] [--players 2..4]
         [--player planner] [--over search:8/planner] [--reference search:64]
         [--halfwidth 4] [--start 300] [--step 100] [--max-deals 2000] [--threads 1] [--doc docs/strength.md]
+        [--replay-changed]
+
+A new version of the player (or of search over it) is refused by stores of the old one; with
+--replay-changed its arms are played again on the same deals and the reference's games are kept.
 """
 import argparse
 import math
@@ -66,6 +70,9 @@ def parse(argv):
     parser.add_argument("--step", type=int, default=100, help="deals per chunk: a cell grows by whole steps")
     parser.add_argument("--max-deals", type=int, default=2000, help="deals per cell at most")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--replay-changed", action="store_true",
+                        help="play again the arms of a policy that changed since the stores were made (a new "
+                             "version of the player), keeping the others' games (fisim sweep --replay-changed)")
     parser.add_argument("--doc", default=str(ROOT / "docs" / "strength.md"),
                         help="the Markdown file whose strength table is replaced")
     args = parser.parse_args(argv)
@@ -129,15 +136,20 @@ def play(args, setting, deals):
     traced (a traced game of search costs as much as a hundred of its games, and the table reads
     only the outcomes), but a store made traced resumes as it was made: its traced games are the
     first of each arm, already played."""
-    import fisim
+    from fisim.errors import PolicyChanged
+    from fisim.grid import sweep_cells
     from fisim.store import Store
+    from fisim.sweeping import LocalBackend, run_sweep
     level, players = setting
     path = store_path(args, level, players)
     manifest = Store(path).made()
     traced = manifest["trace"]["games"] if manifest else 0
-    fisim.sweep(path, levels=level, players=players, policies=[args.player, args.over, args.reference],
-                games=deals, seed=args.seed, threads=args.threads, chunk_games=args.step, trace_games=traced,
-                report=False, progress=False)
+    cells = sweep_cells(level, str(players), policies=[args.player, args.over, args.reference])
+    try:
+        run_sweep(cells, path, args.seed, {"games": deals}, backend=LocalBackend(args.threads), chunk_games=args.step,
+                  trace_games=traced, replay_changed=args.replay_changed)
+    except PolicyChanged as exc:
+        raise exc.with_option("--replay-changed") from None
     return read(path, args)
 
 

@@ -122,3 +122,30 @@ def test_a_store_made_traced_resumes_as_it_was_made(doc, tmp_path):
     rows = _rows(_run(doc, traced, *options))
     assert json.loads((traced / "novice-2p" / "manifest.json").read_text())["trace"]["games"] == 2
     assert rows == _rows(_run(doc, plain, *options)) and rows[("novice", 2)][2] == "12"
+
+
+def test_a_new_version_of_the_player_replays_its_arm_and_keeps_the_others(doc, tmp_path, capsys):
+    """A player edited since the stores were made (here its version): refused in one line naming
+    --replay-changed; with it, the player's arm is played again on the same deals, the other arms'
+    files stay byte for byte, and the table names the new version."""
+    mine, stores = tmp_path / "mine.py", tmp_path / "stores"
+
+    def player(version):
+        mine.write_text(f'NAME = "mine"\nVERSION = {version}\nfrom policies.greedy import decide  # noqa: E402,F401\n')
+
+    options = ("--player", str(mine), "--players", "2", "--start", "20", "--step", "10", "--halfwidth", "50")
+    player(1)
+    _run(doc, stores, *options)
+    others = {p.name: p.read_bytes() for p in (stores / "novice-2p" / "chunks").glob("*.parquet")}
+    player(2)
+    with pytest.raises(SystemExit) as stopped:
+        _run(doc, stores, *options)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert "mine@1 (now mine@2)" in err and "--replay-changed" in err
+    assert "| mine@2 | random@" in _run(doc, stores, *options, "--replay-changed")
+    chunks = {p.name: p.read_bytes() for p in (stores / "novice-2p" / "chunks").glob("*.parquet")}
+    key = next(c["key"] for c in json.loads((stores / "novice-2p" / "manifest.json").read_text())["cells"]
+               if c["policy"] == str(mine))
+    assert chunks.keys() == others.keys()
+    assert all((chunks[n] == others[n]) != n.startswith(key) for n in others)    # only the player's were replayed
