@@ -61,6 +61,7 @@ def difference_text(diff, low, high):
 
 def difference_lines(old, new, keys):
     """The new version's win rate less the old one's: over all cells, per level, per level and count."""
+    from fisim.formatting import plural
     from fisim.rules.config import level_position
     at = {name: SHOWN.index(name) for name in ("level", "players")}
     levels = sorted({k[at["level"]] for k in keys}, key=level_position)
@@ -69,7 +70,7 @@ def difference_lines(old, new, keys):
         groups.append((level, [k for k in keys if k[at["level"]] == level]))
         for players in sorted({k[at["players"]] for k in keys}):
             group = [k for k in keys if k[at["level"]] == level and k[at["players"]] == players]
-            groups.append((f"  {level}, {players} players", group))
+            groups.append((f"  {level}, {plural(players, 'player')}", group))
     lines = []
     for name, group in groups:
         if group:
@@ -119,6 +120,9 @@ def reading_lines(old, new, keys, labels):
         for reading in (r for r in varied["rules"] if r != "official"):
             pairs = [(k, official[k[:at] + k[at + 1:]]) for k in keys
                      if k[at] == reading and k[:at] + k[at + 1:] in official]
+            if not pairs:       # played at settings the official rules were not (solo: one player)
+                lines.append(f"    {reading:<22} no official cell of its settings to pair with")
+                continue
             effects = [effect(cells, pairs) for cells in (old, new)]
             change = _change(old, new, pairs)
             lines.append(f"    {reading:<22} " + "; ".join(difference_text(*d) for d in (*effects, change)))

@@ -15,11 +15,10 @@ GAMES = 400
 def _store(folder, version, decide_from, seed=3):
     """A store in `folder` of random and of `mine` (folder/../mine.py, the same path for every
     version, as a built-in's is: the policy file playing `decide_from`'s game as `version`), two
-    levels, two player counts, two rule readings."""
+    levels, 2 and 3 players under two rule readings and one player under the solo rules."""
     policy = folder.parent / "mine.py"
     policy.write_text(f'NAME = "mine"\nVERSION = {version}\nfrom policies.{decide_from} import decide  # noqa\n')
-    cells = grid.expand(["standard"], ["novice", "normal"], [2, 3], "random",
-                        grid.parse_policies(f"random,{policy}"), grid.parse_rules("official,heli-all"))
+    cells = grid.sweep_cells("novice,normal", "1..3", policies=f"random,{policy}", rules="official,heli-all,solo")
     run_sweep(cells, folder, seed, {"games": GAMES}, per_game=True, chunk_games=1000)
     return folder
 
@@ -50,9 +49,10 @@ def test_the_difference_is_the_games_and_each_line_its_cells(stores, capsys):
     old, new = stores
     _compare(old, new)
     out = capsys.readouterr().out
-    assert out.startswith("mine@2 − mine@1 on the same deals (seed 3, 8 cells of 8)")
+    assert out.startswith("mine@2 − mine@1 on the same deals (seed 3, 10 cells of 10)")
     lines = {m[1].strip(): float(m[2]) for m in re.finditer(r"^ {2,4}(\w[\w ,]*?)\s+([+-]\d+\.\d+) \(", out, re.M)}
-    expected = {"all cells": {}, "novice": {"level": "novice"}, "normal, 3 players": {"level": "normal", "players": 3}}
+    expected = {"all cells": {}, "novice": {"level": "novice"}, "normal, 3 players": {"level": "normal", "players": 3},
+                "normal, 1 player": {"level": "normal", "players": 1}}
     for name, settings in expected.items():
         diff = 100 * (_wins(new, **settings) - _wins(old, **settings)).mean()
         assert lines[name] == pytest.approx(diff, abs=0.006), name
@@ -60,9 +60,14 @@ def test_the_difference_is_the_games_and_each_line_its_cells(stores, capsys):
 
 
 def test_a_rule_readings_effect_under_each_version_and_its_change(stores, capsys):
+    """heli-all's effect against the official rules at the same settings, under each version, and
+    the change; solo, played only where the official rules were not, is said to have no pair."""
     old, new = stores
     _compare(old, new)
-    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("heli-all"))
+    out = capsys.readouterr().out.splitlines()
+    assert next(x for x in out if x.strip().startswith("solo")).split() == [
+        "solo", "no", "official", "cell", "of", "its", "settings", "to", "pair", "with"]
+    line = next(x for x in out if x.strip().startswith("heli-all"))
     effects = [float(x) for x in re.findall(r"([+-]\d+\.\d+) \(", line)]
     each = [100 * (_wins(s, rules="heli-all") - _wins(s, rules="official")).mean() for s in (old, new)]
     assert effects == pytest.approx([*each, each[1] - each[0]], abs=0.006)
