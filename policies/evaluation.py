@@ -120,6 +120,7 @@ COH_STEPS = 6         # steps between two pawns counted at most
 GROUP_GUESS = 3       # steps guessed between two pawns that both moved (a lift of a group)
 SPECIALS = 6          # Helicopter Lifts and Sandbags counted at most, of each
 FL_STEPS = 10         # actions to Fools' Landing counted at most
+LIFT_SHORT = 2        # cards a group lifted to a temple may be short of a capture (the planner's lifts)
 SHORE_TRACKED = 4     # flooded tiles whose shore distance is tracked for the active player
 
 # rows of the distance fields (Tables.fields): actions from each cell, made when first read
@@ -182,20 +183,19 @@ def chosen(top, j, mem):
 
 
 @inlined
-def ranked(pub, options, n, kind, top, w, lift_to_landing):
+def ranked(pub, options, n, kind, top, w, wide_lifts):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
     A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights;
-    lift_to_landing: a flooded Fools' Landing is a lift's destination too (the planner's, to shore
-    it up; expert's lifts go there only with all four treasures)."""
+    wide_lifts: the planner's lift destinations too (_lift_targets)."""
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)
     filled[:] = 0
-    return ranked_sharing(pub, options, n, kind, top, w, lift_to_landing, fields, filled)
+    return ranked_sharing(pub, options, n, kind, top, w, wide_lifts, fields, filled)
 
 
 @inlined
-def ranked_sharing(pub, options, n, kind, top, w, lift_to_landing, fields, filled):
+def ranked_sharing(pub, options, n, kind, top, w, wide_lifts, fields, filled):
     """ranked, its distance fields kept in `fields` and `filled` (Tables) for the next: the
     rankings of positions of one action phase (the planner's lines) share the rows they have in
     common, as no tile sinks between them."""
@@ -206,11 +206,11 @@ def ranked_sharing(pub, options, n, kind, top, w, lift_to_landing, fields, fille
     tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
-    return _rank(pub, options, n, kind, top, after, tables, lift_to_landing)
+    return _rank(pub, options, n, kind, top, after, tables, wide_lifts)
 
 
 @compiled(counted=False)
-def _rank(pub, options, n, kind, top, after, tables, lift_to_landing):
+def _rank(pub, options, n, kind, top, after, tables, wide_lifts):
     """ranked's loop over the options, with the decision's tables made (`after`: the lookahead
     copy of pub, which holds the position after each option in turn)."""
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
@@ -218,7 +218,7 @@ def _rank(pub, options, n, kind, top, after, tables, lift_to_landing):
     for i in range(n):
         c = options[i]
         if otype(c) == LIFT:
-            dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim, lift_to_landing)
+            dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim, wide_lifts)
             while dests:
                 dest = low_bit(dests)
                 dests &= dests - 1
@@ -285,23 +285,33 @@ def _stake(importance, risk, c, w):
 
 
 @compiled(counted=False)
-def _lift_targets(pub, seats, kind, has_swim, lift_to_landing):
+def _lift_targets(pub, seats, kind, has_swim, wide_lifts):
     """The destinations worth scoring for a Helicopter Lift of `seats`: at a swim any (unless the
-    swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in
-    (or while it is flooded, with lift_to_landing), and the temples of a treasure one of the pawns
-    lifted holds four cards of."""
+    swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in,
+    and the temples of a treasure one of the pawns lifted holds a capture's cards of. With
+    wide_lifts (the planner's) also Fools' Landing while it is flooded (to shore it up), and the
+    temples of a treasure the team holds a capture's cards of where the pawns lifted hold all but
+    LIFT_SHORT of them together (a group carried to a temple gives and captures there; a
+    collector flown ahead of the last cards waits there)."""
     if kind == SWIM:
         return 0 if has_swim else ALL_CELLS
     fl = 1 << view.fools_landing(pub)
     if kind == WINDOW:
         return fl
     caps = view.captured_mask(pub)
-    m = fl if caps == ALL_TREASURES_MASK or (lift_to_landing and view.flooded_cells(pub) & fl) else 0
+    m = fl if caps == ALL_TREASURES_MASK or (wide_lifts and view.flooded_cells(pub) & fl) else 0
+    need = view.capture_cards(pub)
     for t in range(N_TREASURES):
         if not (caps >> t) & 1:
+            most = lifted = team = 0
             for s in range(view.players(pub)):
-                if (seats >> s) & 1 and view.cards(pub, s, t) >= view.capture_cards(pub):
-                    m |= view.temple_cells(pub, t)
+                held = view.cards(pub, s, t)
+                team += held
+                if (seats >> s) & 1:
+                    lifted += held
+                    most = max(most, held)
+            if most >= need or (wide_lifts and team >= need and lifted >= need - LIFT_SHORT):
+                m |= view.temple_cells(pub, t)
     return m
 
 

@@ -9,10 +9,13 @@ ends its line at once; a Helicopter Lift costs no action, so a line goes on afte
 to a full hand is dropped at the next decision (R-HAND): a line scores the hand over the limit as
 tuned scores it, and plays on.
 
-At an action decision (the last one included) it also scores what tuned never offers before the
-end game: a Helicopter Lift to Fools' Landing while it is flooded, so that a pawn out of reach can
+At an action decision (the last one included) it also scores Helicopter Lifts tuned never offers
+(evaluation's wide_lifts): to Fools' Landing while it is flooded, so that a pawn out of reach can
 fly there and shore it up before a Waters Rise! puts its card back on top of the flood pile (of
-its losses on the first turn at Novice, nineteen in twenty were Fools' Landing sinking so).
+its losses on the first turn at Novice, nineteen in twenty were Fools' Landing sinking so); and to
+a temple of a treasure the team holds a capture's cards of, for pawns holding all but two of them
+together (tuned's lifts go to a temple only with a capture's cards in one hand): a group flown
+there gives and captures in one turn, a collector waits there for the last cards (planner@4).
 
 Only actions are planned: windows, discards, swims and a Helicopter Lift's destination at those
 are tuned's. The draw and flood phases are not looked into: the end of the turn is scored with

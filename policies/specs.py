@@ -53,7 +53,7 @@ SPECS = (
          data="tuned.json",
          data_digest="b0d2a69cd30be6d4f3c7bc0635ad065c6356215d66368ba11aea2c47e350f435", builds_on={"expert": 1},
          rungs={"tuned": 4}, candidates="candidates"),
-    Spec("planner", "policies.planner", 3, "tuned choosing each action for the end of the turn it leads to",
+    Spec("planner", "policies.planner", 4, "tuned choosing each action for the end of the turn it leads to",
          builds_on={"tuned": 2}, rungs={"planner": 5}, candidates="candidates"),
     Spec("search", "policies.search", 2, "checks its base's action decisions by playing sampled worlds to the "
          "end; search:N/BASE searches over BASE (a built-in or a .py file), expert by default",

@@ -10,8 +10,9 @@ from support.midgame import MIDGAME, choices, game
 
 from fisim import grid
 from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
+from fisim.position import CARD_CODES
 from fisim.rules import state as st
-from fisim.rules.options import ACTION, LIFT, SHORE, SHORE2, field3, otype
+from fisim.rules.options import ACTION, GIVE, LIFT, SHORE, SHORE2, field3, otype
 from fisim.store import file_digest, manifest_for
 from policies import load_policy, normalized, planner, tuned
 
@@ -70,6 +71,38 @@ def test_the_planner_flies_to_a_flooded_fools_landing_and_shores_it_up(actions):
     acts = choices(events, ACTION)
     assert otype(acts[0]) == LIFT and field3(acts[0]) == p.cell_of("FL")
     assert otype(acts[1]) == SHORE and not g.pub[st.P_FLOODED] >> p.cell_of("FL") & 1
+
+
+CARDS_AT_THE_TEMPLE = ISLAND + """
+engineer@CS: heli {engineer}
+explorer@TS: {explorer}
+water 3; active 0; actions 3
+"""
+
+
+def test_the_planner_flies_to_a_temple_to_hand_over_the_last_cards():
+    """R-SPECIAL-HELI, R-ACT-GIVE: the Engineer holds a Helicopter Lift and two Earth cards, five
+    steps from the Temple of the Sun, where the Explorer holds the other two. tuned lifts a pawn to
+    a temple only with four cards in one hand, and walks; the planner (wide_lifts) flies there and
+    gives both cards, so the Explorer can capture the Earth Stone on its own turn without a step."""
+    text = CARDS_AT_THE_TEMPLE.format(engineer="earth earth", explorer="earth earth wind")
+    p, g, events = _played("tuned", text)
+    assert LIFT not in map(otype, choices(events, ACTION))
+    p, g, events = _played("planner", text)
+    acts = choices(events, ACTION)
+    assert otype(acts[0]) == LIFT and field3(acts[0]) == p.cell_of("TS")
+    assert list(map(otype, acts[1:3])) == [GIVE, GIVE]
+    assert g.pub[st.hand_at(1, CARD_CODES.index("earth"))] == 4
+
+
+@pytest.mark.parametrize(("engineer", "explorer"), [("earth earth", "earth wind wind"), ("earth", "earth earth earth")])
+def test_the_planner_lifts_to_a_temple_only_within_two_cards_of_a_capture_the_team_holds(engineer, explorer):
+    """The same, but the team holds three Earth cards (no capture to fly to), or the Engineer only
+    one of the four (more than two short): the temple is no lift destination, and the planner
+    walks as tuned does."""
+    text = CARDS_AT_THE_TEMPLE.format(engineer=engineer, explorer=explorer)
+    planned = choices(_played("planner", text)[2], ACTION)
+    assert planned == choices(_played("tuned", text)[2], ACTION) and LIFT not in map(otype, planned)
 
 
 @pytest.mark.parametrize(("actions", "phase"), [(1, PHASE_ACTIONS), (3, PHASE_DRAW), (3, PHASE_FLOOD)])
