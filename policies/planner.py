@@ -1,13 +1,20 @@
-"""`planner`: tuned's evaluation, with each action chosen for the turn it leads to.
+"""`planner`: the evaluation of expert and tuned (policies/evaluation.py), each action chosen for the
+turn it leads to, with weights learned for its own play.
 
-expert (and tuned) score each option by the position right after it, with terms guessing what the
+expert and tuned score each option by the position right after it, with terms guessing what the
 actions left can still do (the shore and capture potentials). The planner looks further: each of
-tuned's CANDIDATES best-scored options is played on a copy of `pub` and the rest of the turn after
-it greedily (tuned's best option at each action, until END or the actions run out); the option
-whose turn ends best is played (ties: the higher-scored one, tuned's own choice first). An END
-ends its line at once; a Helicopter Lift costs no action, so a line goes on after it. A card given
-to a full hand is dropped at the next decision (R-HAND): a line scores the hand over the limit as
-tuned scores it, and plays on.
+the CANDIDATES best-scored options is played on a copy of `pub` and the rest of the turn after it
+greedily (the best-scored option at each action, until END or the actions run out); the option
+whose turn ends best is played (ties: the higher-scored one, the greedy choice first). An END ends
+its line at once; a Helicopter Lift costs no action, so a line goes on after it. A card given to a
+full hand is dropped at the next decision (R-HAND): a line scores the hand over the limit as the
+evaluation does, and plays on.
+
+Its weights are planner.json's, beside this file: tuned's, trained further with the planner
+playing (scripts/train_tuned.py --policy planner; the file's made_by gives the commands), since a
+weight's best value depends on who plays the positions it scores. The first such training moved
+one weight: a collector holding a capture's cards counts each action it needs to reach a temple
+3.6 times as much as under tuned (W_READY 30 -> 108).
 
 At an action decision (the last one included) it also scores Helicopter Lifts tuned never offers
 (evaluation's wide_lifts): to Fools' Landing while it is flooded, so that a pawn out of reach can
@@ -15,19 +22,22 @@ fly there and shore it up before a Waters Rise! puts its card back on top of the
 its losses on the first turn at Novice, nineteen in twenty were Fools' Landing sinking so); and to
 a temple of a treasure the team holds a capture's cards of, for pawns holding all but two of them
 together (tuned's lifts go to a temple only with a capture's cards in one hand): a group flown
-there gives and captures in one turn, a collector waits there for the last cards (planner@4).
+there hands the collector its cards, a collector waits there for the last ones.
 
 Only actions are planned: windows, discards, swims and a Helicopter Lift's destination at those
-are tuned's. The draw and flood phases are not looked into: the end of the turn is scored with
-their chances, as tuned scores every position. It sees the public game only (R-INFO): each line
-is played on a copy of pub with the rules' own functions (fisim.rules.actions).
+are the evaluation's greedy choices. The draw and flood phases are not looked into: the end of the
+turn is scored with their chances, as the evaluation scores every position. It sees the public
+game only (R-INFO): each line is played on a copy of pub with the rules' own functions
+(fisim.rules.actions).
 
 The line played is kept as the plan (in the policy's memory): its positions, by a hash of pub,
-with tuned's ranking there and the line's end. At the turn's next action decisions, the game
+with the ranking there and the line's end. At the turn's next action decisions, the game
 stands where the line went (unless a window or a discard came between): the ranking and the first
 candidate's line are read from the plan, not worked out again, for the same choice (a turn's
 rankings 12 to 9).
 """
+from pathlib import Path
+
 import numpy as np
 
 from fisim.jit.intrinsics import stack_empty
@@ -36,17 +46,22 @@ from fisim.rules import view
 from fisim.rules.actions import list_options
 from fisim.rules.options import ACTION, END, MAX_OPTIONS, otype
 from fisim.rules.state import P_DECIDER, P_DECISION, P_SIZE, copy_into
-from policies import evaluation, tuned
+from policies import evaluation
 from policies.distances import N_CELLS
-from policies.evaluation import FIELDS_SIZE, N_ROWS
+from policies.evaluation import FIELDS_SIZE, N_ROWS, WEIGHTS
 from policies.memory import PLAN_SIZE
+from policies.specs import BY_NAME
+from policies.weights import learned
 
-CANDIDATES = 3      # tuned's best-scored options whose turns are played out
+CANDIDATES = 3      # the best-scored options whose turns are played out
+DATA = Path(__file__).with_name(BY_NAME["planner"].data)
+DATA_VERSION, _VALUES = learned(DATA, WEIGHTS)      # (the policy's version is its spec's: code and data)
+LEARNED = WEIGHTS.constant(_VALUES)
 
 
 @compiled
 def decide(pub, options, n, mem, rng):
-    return plan_with(pub, options, n, mem, tuned.LEARNED)
+    return plan_with(pub, options, n, mem, LEARNED)
 
 
 @compiled
@@ -62,13 +77,13 @@ def plan_with(pub, options, n, mem, w):
 def candidates(pub, options, n, mem, rng, top):
     """For search: the planner's candidates at an action decision, its choice first, in the first
     CANDIDATES rows of top; their count."""
-    return planned(pub, options, n, mem, tuned.LEARNED, top[:CANDIDATES])
+    return planned(pub, options, n, mem, LEARNED, top[:CANDIDATES])
 
 
 @compiled
 def planned(pub, options, n, mem, w, top):
     """The planner's candidates at an action decision, its choice first: rows of top as
-    evaluation.ranked writes them (tuned's order after the first); returns their count."""
+    evaluation.ranked writes them (the evaluation's order after the first); returns their count."""
     keys, kept = _plan(mem)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)   # (the distance fields, shared by the lines)
@@ -123,7 +138,7 @@ def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
 
 @compiled
 def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled):
-    """The score of the turn's end when option c (scored `score`) is played and then tuned's
+    """The score of the turn's end when option c (scored `score`) is played and then the evaluation's
     best option at every action left (line: two copies of pub, whose fields no option changes
     stay pub's); the line's first PLAN_STEPS positions, by key, with their rankings and the end,
     are written to keys and steps (a key of 0: no position)."""

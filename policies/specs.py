@@ -53,8 +53,10 @@ SPECS = (
          data="tuned.json",
          data_digest="b0d2a69cd30be6d4f3c7bc0635ad065c6356215d66368ba11aea2c47e350f435", builds_on={"expert": 1},
          rungs={"tuned": 4}, candidates="candidates"),
-    Spec("planner", "policies.planner", 4, "tuned choosing each action for the end of the turn it leads to",
-         builds_on={"tuned": 2}, rungs={"planner": 5}, candidates="candidates"),
+    Spec("planner", "policies.planner", 5, "tuned choosing each action for the end of the turn it leads to, "
+         "with weights learned for its own play", data="planner.json",
+         data_digest="e96cec2b79c69e57063ee12c4b2e40df6274805f3ea9585c1c9c80854b7e0775", builds_on={"tuned": 2},
+         rungs={"planner": 5}, candidates="candidates"),
     Spec("search", "policies.search", 2, "checks its base's action decisions by playing sampled worlds to the "
          "end; search:N/BASE searches over BASE (a built-in or a .py file), expert by default",
          parameter=SEARCH_BUDGET, plays=("expert",), builds_on={"expert": 1}, stochastic=True, composes=True,

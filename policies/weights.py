@@ -10,9 +10,14 @@ a data file stays readable and a new weight cannot shift the others. Derived ent
 from weights, as expert's FAR_SHARE) are made in Python, where the hand-set code made them, so
 every value the evaluation reads is the same double it was.
 """
+import json
+import math
+from pathlib import Path
+
 import numpy as np
 
 from fisim.jit.constants import Constants
+from policies import PolicyError
 
 
 class WeightTable:
@@ -76,3 +81,39 @@ class WeightTable:
     def size(self):
         """How many floats `array` makes (the weights and the derived tables)."""
         return len(self.names) + sum(count for _, count, _ in self._derived)
+
+
+KEYS = {"policy", "version", "weights", "made_by", "running_time", "passes"}     # what the training script writes
+
+
+def learned(path, table):
+    """(version, {weight: value}) of a data file scripts/train_tuned.py wrote, every weight of the
+    table given as a finite number; PolicyError in one line naming the file and what is wrong."""
+    def refused(problem):
+        return PolicyError(f"policy data file {path}: {problem}")
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise refused("it does not exist (reinstall fisim, or run scripts/train_tuned.py)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise refused(f"not readable JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise refused(f"a JSON object is expected, not a {type(data).__name__}")
+    extra = sorted(set(data) - KEYS)
+    if extra:
+        raise refused(f"unknown entry {extra[0]!r}; it holds {', '.join(sorted(KEYS))}")
+    version, weights = data.get("version"), data.get("weights")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise refused(f"'version' must be a whole number from 1, not {version!r}")
+    if not isinstance(weights, dict):
+        raise refused("'weights' must be an object of weight names and numbers")
+    for name in table.names:
+        value = weights.get(name)
+        if name not in weights:
+            raise refused(f"weight {name} is missing")
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise refused(f"weight {name} must be a finite number, not {value!r}")
+    unknown = sorted(set(weights) - set(table.names))
+    if unknown:
+        raise refused(f"unknown weight {unknown[0]!r}")
+    return version, weights

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tune expert's evaluation weights against the win rate: writes policies/tuned.json, the numbers
-the `tuned` policy plays.
+"""Tune the evaluation's weights against the win rate: writes policies/tuned.json, the numbers
+the `tuned` policy plays, or with --policy planner policies/planner.json, the planner's.
 
 Coordinate search with common random numbers. A pass tries each weight in turn at (1 + step) and
 (1 - step) times its value, every candidate playing the same deals as the incumbent (the standard
@@ -9,18 +9,20 @@ pass, so a pass starts from an unbiased measure of the incumbent). A candidate r
 incumbent when its paired gain in wins is above two standard errors of the paired difference;
 the step shrinks by --shrink after each pass. Weights whose hand-set value is 0 stay 0 (a step is
 a share of the value). Candidates play through `policies.candidate`, whose weights are written
-in between runs, so nothing is compiled after the first run.
+in between runs, so nothing is compiled after the first run. With --policy planner the planner
+plays them (each action chosen for the end of its turn): a weight's best value depends on who
+plays the positions it scores.
 
 A run may start from a file it wrote (--start) instead of the hand-set values: a second run with
 more deals per candidate and smaller steps finds gains that the first run's sample could not tell
 from noise. The file written then gives the whole chain of commands in made_by.
 
 The file written is --out, which has no default: a trial run writes where it is told, and only
-`--out policies/tuned.json` replaces the shipped file (the weights `tuned` plays). Every argument
+`--out policies/tuned.json` (or planner.json) replaces the shipped file. Every argument
 is checked, and --out's folder found writable, before the first game.
 
-The same seed and settings give the same numbers, whatever the thread count. The shipped file
-was made by
+The same seed and settings give the same numbers, whatever the thread count. Each shipped file
+gives the commands that made it in its made_by; tuned's first was
 
     python scripts/train_tuned.py --seed 1 --games 1000 --passes 6 --out policies/tuned.json
 
@@ -46,7 +48,7 @@ from fisim.limits import MAX_SEED, MAX_SIMULATE_GAMES, max_threads
 from fisim.rules.constants import LEVELS
 from fisim.rules.rng import game_seed
 from fisim.rules.state import R_STATUS, WON
-from policies import candidate, internal, tuned
+from policies import candidate, internal, planner, tuned
 from policies.evaluation import WEIGHTS
 
 CANDIDATE = internal(candidate)
@@ -81,6 +83,8 @@ def parse_args(argv=None):
                         default=0.7, help="the step's factor after each pass")
     parser.add_argument("--levels", default="novice,normal,elite")
     parser.add_argument("--players", default="2,3,4", help="player counts, 2 to 4, comma-separated")
+    parser.add_argument("--policy", choices=tuple(TRAINED), default="tuned",
+                        help="whose play the weights are tuned for (default: tuned)")
     parser.add_argument("--weights", help="tune only these (comma-separated names; default: every nonzero one)")
     parser.add_argument("--start", type=Path,
                         help="a file this script wrote: start from its weights (default: expert's hand-set ones)")
@@ -88,9 +92,10 @@ def parse_args(argv=None):
                                                   f"a whole number from 1 to {max_threads()} (this machine)"),
                         default=min(2, max_threads()))
     parser.add_argument("--version", type=_ranged(int, lambda v: v >= 1, "a whole number from 1"),
-                        help="the version the file gives tuned (default: tuned's + 1)")
+                        help="the version of the data the file gives (default: the shipped file's, + 1 "
+                             "if the values differ)")
     parser.add_argument("--out", type=Path, required=True,
-                        help="the file to write; policies/tuned.json is the shipped one, which tuned plays")
+                        help="the file to write; policies/tuned.json (planner.json) is the shipped one")
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     for level in levels:
@@ -138,9 +143,15 @@ def _start_data(parser, path):
     return data
 
 
+# the policies trained: the version and the weights of their shipped data files
+TRAINED = {"tuned": (tuned.VERSION, tuned.LEARNED), "planner": (planner.DATA_VERSION, planner.LEARNED)}
+
+
 def wins(values, args, deal_seed):
-    """Won (bool per game) of every cell's deals under deal_seed, the candidate playing `values`."""
+    """Won (bool per game) of every cell's deals under deal_seed, the candidate (args.policy)
+    playing `values`."""
     candidate.PLAYED[:] = WEIGHTS.array(values)
+    candidate.PLANS[0] = args.policy == "planner"
     return np.concatenate([
         play(Cell("standard", level, players, None, CANDIDATE, ()), deal_seed, k * args.games, args.games,
              threads=args.threads)[:, R_STATUS] == WON
@@ -180,12 +191,20 @@ def train(args, log=print):
     return values, record
 
 
+def _next_version(policy, weights):
+    """The shipped data's version, + 1 if `weights` differ from its."""
+    version, shipped = TRAINED[policy]
+    return version + (weights != WEIGHTS.values(shipped))
+
+
 def main(argv=None):
     args = parse_args(argv)
     start = time.time()
     values, record = train(args, log=tqdm.write)
     minutes = (time.time() - start) / 60
     settings = {k: getattr(args, k) for k in ("seed", "games", "passes", "step", "shrink", "levels", "players")}
+    if args.policy != "tuned":
+        settings["policy"] = args.policy
     weights = {name: values[name] for name in WEIGHTS.names}
     made_by = ("python scripts/train_tuned.py " + " ".join(f"--{k} {v}" for k, v in settings.items())
                + (f" --weights {args.weights}" if args.weights else ""))
@@ -194,9 +213,9 @@ def main(argv=None):
         made_by = f"{args.start_data['made_by']} --out {args.start.name} && {made_by} --start {args.start.name}"
         running_time = f"{args.start_data['running_time']}, then {running_time}"     # in the chain's order
     data = {
-        "policy": "tuned",
+        "policy": args.policy,
         # a new version only when the values change (a store refuses to mix the two)
-        "version": args.version or tuned.VERSION + (weights != WEIGHTS.values(tuned.LEARNED)),
+        "version": args.version or _next_version(args.policy, weights),
         "made_by": made_by,
         "running_time": running_time,
         "passes": record,

@@ -3,6 +3,8 @@ R-INFO for the planner is tested with every legal policy's (tests/test_policies.
 with tuned's (tests/test_tuned.py).
 
 Positions are written in fisim.position's notation, as in tests/test_policies.py."""
+import json
+
 import numpy as np
 import pytest
 from support.board import ISLAND, SCRIPTED
@@ -14,9 +16,11 @@ from fisim.position import CARD_CODES
 from fisim.rules import state as st
 from fisim.rules.options import ACTION, GIVE, LIFT, SHORE, SHORE2, field3, otype
 from fisim.store import file_digest, manifest_for
-from policies import load_policy, normalized, planner, tuned
+from policies import candidate, evaluation, internal, load_policy, normalized, planner, tuned
+from policies.specs import BY_NAME
 
 pytestmark = pytest.mark.compiles      # needs the compiled engine
+planner_spec = BY_NAME["planner"]
 
 TWO_FLOODED = """
 .  .  cs OB .  .
@@ -39,9 +43,10 @@ flood discard: FL CS
 """
 
 
-def _played(name, text, phase=PHASE_ACTIONS, seed=1):
+def _played(policy, text, phase=PHASE_ACTIONS, seed=1):
+    """(position, game, events) of `policy` (a name or a Policy) playing `phase` from `text`."""
     p, g = game(text, seed=seed)
-    events = g.run(phase, load_policy(name))
+    events = g.run(phase, load_policy(policy) if isinstance(policy, str) else policy)
     return p, g, events
 
 
@@ -106,12 +111,14 @@ def test_the_planner_lifts_to_a_temple_only_within_two_cards_of_a_capture_the_te
 
 
 @pytest.mark.parametrize(("actions", "phase"), [(1, PHASE_ACTIONS), (3, PHASE_DRAW), (3, PHASE_FLOOD)])
-def test_the_planner_plays_as_tuned_where_it_does_not_plan(actions, phase):
+def test_the_planner_plays_the_evaluation_where_it_does_not_plan(actions, phase):
     """With one action left the turn's end is the next position, and windows, discards and swims
-    are tuned's: from the midgame (Fools' Landing dry), the last action, the draw (a discard) and
-    the flood phase (windows) are played alike."""
+    are the evaluation's greedy choices with the planner's weights (policies.candidate playing
+    them): from the midgame (Fools' Landing dry), the last action, the draw (a discard) and the
+    flood phase (windows) are played alike."""
     text = MIDGAME.replace("actions 3", f"actions {actions}").replace(" fl ", " FL ")
-    runs = [_played(name, text, phase, seed=4) for name in ("tuned", "planner")]
+    candidate.PLAYED[:] = planner.LEARNED
+    runs = [_played(policy, text, phase, seed=4) for policy in (internal(candidate), "planner")]
     assert runs[0][2].size and np.array_equal(runs[0][2], runs[1][2])
     assert np.array_equal(runs[0][1].pub, runs[1][1].pub)
 
@@ -139,15 +146,27 @@ def _scripted(text, acts):
 
 
 @pytest.mark.parametrize("name", ["planner", "planner-search:2"])
-def test_the_planner_has_tuneds_data_file(name):
-    """The planner plays tuned's weights, and search over it too: a store of either refuses other
-    values, as tuned's does."""
+def test_the_planner_has_its_own_data_file(name):
+    """The planner plays the weights of planner.json, and search over it too: a store of either
+    refuses other values, as tuned's does."""
     cells = grid.expand(["standard"], ["normal"], [2], "random", grid.parse_policies(name), [()])
     manifest = manifest_for(cells, 0, {"games": 2000}, False, 1000)
     given = normalized(name)        # planner-search:2 is search:2/planner
-    assert manifest["files"] == {given: file_digest(tuned.DATA)}
+    assert manifest["files"] == {given: file_digest(planner.DATA)}
     version = load_policy("planner").VERSION
     assert manifest["policy_labels"][given] in (f"planner@{version}", f"search:2/planner@2.{version}")
+
+
+def test_the_planners_weights_were_learned_for_its_play_from_tuneds():
+    """planner.json is the training script's (--policy planner), started from tuned's file: its
+    made_by chains tuned's commands and the planner's, and its weights are what the planner plays."""
+    data = json.loads(planner.DATA.read_text())
+    assert data["policy"] == "planner" and planner.DATA_VERSION == data["version"]
+    assert evaluation.WEIGHTS.values(planner.LEARNED) == data["weights"] != evaluation.WEIGHTS.values(tuned.LEARNED)
+    tuned_made_by = json.loads(tuned.DATA.read_text())["made_by"]
+    assert data["made_by"].startswith(tuned_made_by + " --out tuned.json && ")
+    assert "--policy planner" in data["made_by"].split(" && ")[-1]
+    assert load_policy("planner").label == f"planner@{planner_spec.version}"    # the shipped file
 
 
 @pytest.mark.parametrize("text", [TWO_FLOODED, MIDGAME, LANDING_AT_RISK.format(actions=3)])

@@ -19,8 +19,8 @@ from fisim.rules.layouts import builtin_layout
 from fisim.rules.state import R_SIZE
 from fisim.store import Store, StoreError, file_digest, manifest_for
 from fisim.sweeping import run_sweep
-from policies import PolicyError, candidate, evaluation, internal, load_policy, tuned
-from policies.weights import WeightTable
+from policies import PolicyError, candidate, evaluation, internal, load_policy, planner, tuned
+from policies.weights import WeightTable, learned
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,8 +86,7 @@ def test_the_data_file_is_in_tuneds_cache_key_and_store_fingerprint(tmp_path, mo
 
 
 def test_a_data_file_other_than_the_shipped_one_is_labelled_apart(tmp_path, monkeypatch):
-    """48.3: the same version with other weights is not tuned@2: its label names the file's digest,
-    and the planner, which plays tuned's weights, says so too."""
+    """48.3: the same version with other weights is not tuned@2: its label names the file's digest."""
     edited, path = _edited_tuned(tmp_path, monkeypatch)
     assert edited.label == f"tuned@{tuned.VERSION}+data:{file_digest(path)[:8]}"
 
@@ -107,10 +106,10 @@ def test_a_damaged_data_file_is_one_line_naming_it(tmp_path, content, problem):
     path = tmp_path / "tuned.json"
     path.write_text(content)
     with pytest.raises(PolicyError) as info:
-        tuned.learned(path)
+        learned(path, evaluation.WEIGHTS)
     assert str(path) in str(info.value) and problem in str(info.value) and "\n" not in str(info.value)
     with pytest.raises(PolicyError, match="does not exist"):
-        tuned.learned(tmp_path / "gone.json")
+        learned(tmp_path / "gone.json", evaluation.WEIGHTS)
 
 
 def test_an_unknown_weight_is_refused(tmp_path):
@@ -119,7 +118,7 @@ def test_an_unknown_weight_is_refused(tmp_path):
     path = tmp_path / "tuned.json"
     path.write_text(json.dumps(data))
     with pytest.raises(PolicyError, match="unknown weight 'NOT_A_WEIGHT'"):
-        tuned.learned(path)
+        learned(path, evaluation.WEIGHTS)
 
 
 def test_search_over_tuned_has_tuneds_version_and_data_file():
@@ -143,6 +142,16 @@ def test_training_gives_the_same_numbers_from_the_same_seed(tmp_path):
         assert len(data["passes"]) == 2 and data["made_by"].startswith("python scripts/train_tuned.py --seed 5")
         made.append({k: v for k, v in data.items() if k != "running_time"})
     assert made[0] == made[1]
+
+
+def test_training_for_the_planner_says_so(tmp_path):
+    """--policy planner: the planner plays the candidates, and the file names it and the command."""
+    out = tmp_path / "planner.json"
+    _train_module().main(["--seed", "5", "--games", "2", "--passes", "1", "--levels", "novice", "--players", "2",
+                          "--weights", "W_READY", "--threads", "1", "--policy", "planner", "--out", str(out)])
+    data = json.loads(out.read_text())
+    assert data["policy"] == "planner" and "--policy planner" in data["made_by"]
+    assert len(data["passes"]) == 1 and set(data["weights"]) == set(evaluation.WEIGHTS.names)
 
 
 def test_training_continues_from_a_file_it_wrote_and_says_how_that_was_made(tmp_path):
@@ -181,13 +190,19 @@ def test_training_refuses_an_unknown_weight_level_or_start_file(capsys, tmp_path
 @pytest.mark.compiles
 def test_the_candidate_plays_the_games_of_the_policy_whose_weights_it_is_given():
     """policies.candidate reads its weights from the exported array at each decision: with
-    expert's it plays expert's games, then with tuned's tuned's, without a compile between."""
+    expert's it plays expert's games, then with tuned's tuned's, with the planner's and PLANS set
+    the planner's, without a compile between."""
     layout, config = builtin_layout("standard"), GameConfig(players=3, level="normal")
-    for name in ("expert", "tuned", "expert"):
-        candidate.PLAYED[:] = tuned.LEARNED if name == "tuned" else evaluation.HAND_SET
-        rows = [engine.play_batch(layout, config, p, 7, 0, 300, threads=1)
-                for p in (internal(candidate), load_policy(name))]
-        assert np.array_equal(rows[0], rows[1])
+    weights = {"expert": evaluation.HAND_SET, "tuned": tuned.LEARNED, "planner": planner.LEARNED}
+    try:
+        for name in ("expert", "tuned", "planner", "expert"):
+            candidate.PLAYED[:] = weights[name]
+            candidate.PLANS[0] = name == "planner"
+            rows = [engine.play_batch(layout, config, p, 7, 0, 300, threads=1)
+                    for p in (internal(candidate), load_policy(name))]
+            assert np.array_equal(rows[0], rows[1])
+    finally:
+        candidate.PLANS[0] = 0.0
     assert not np.array_equal(*(engine.play_batch(layout, config, load_policy(name), 7, 0, 300, threads=1)
                                 for name in ("expert", "tuned")))
 
