@@ -28,8 +28,9 @@ The decision's tables (`Tables`: sink risks, tile importances, distance fields) 
 
 Special cards: a Sandbags is played at a window before a flood card when a tile that matters is
 flooded and its card may be the next one (always for Fools' Landing or a last temple); a
-Helicopter Lift carries a collector to a temple, a group to Fools' Landing in the end game, or
-rescues a pawn that cannot swim. Discards and swims are scored by the same evaluation.
+Helicopter Lift carries a collector to a temple (the planner's also a group of pawns one or two cards
+short of a capture the team holds), a group to Fools' Landing in the end game, or rescues a pawn
+that cannot swim. Discards and swims are scored by the same evaluation.
 """
 from collections import namedtuple
 
@@ -291,7 +292,7 @@ def _lift_targets(pub, seats, kind, has_swim, wide_lifts):
     and the temples of a treasure one of the pawns lifted holds a capture's cards of. With
     wide_lifts (the planner's) also Fools' Landing while it is flooded (to shore it up), and the
     temples of a treasure the team holds a capture's cards of where the pawns lifted hold all but
-    LIFT_SHORT of them together (a group carried to a temple gives and captures there; a
+    LIFT_SHORT of them together (a group carried to a temple hands the collector its cards there; a
     collector flown ahead of the last cards waits there)."""
     if kind == SWIM:
         return 0 if has_swim else ALL_CELLS

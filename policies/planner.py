@@ -12,9 +12,9 @@ evaluation does, and plays on.
 
 Its weights are planner.json's, beside this file: tuned's, trained further with the planner
 playing (scripts/train_tuned.py --policy planner; the file's made_by gives the commands), since a
-weight's best value depends on who plays the positions it scores. The first such training moved
-one weight: a collector holding a capture's cards counts each action it needs to reach a temple
-3.6 times as much as under tuned (W_READY 30 -> 108).
+weight's best value depends on who plays the positions it scores (most of all, under the planner a
+collector holding a capture's cards counts each action it still needs to reach a temple 3.6 times
+as much as under tuned: W_READY 30 -> 108).
 
 At an action decision (the last one included) it also scores Helicopter Lifts tuned never offers
 (evaluation's wide_lifts): to Fools' Landing while it is flooded, so that a pawn out of reach can
