@@ -55,7 +55,7 @@ SPECS = (
          rungs={"tuned": 4}, candidates="candidates"),
     Spec("planner", "policies.planner", 5, "tuned choosing each action for the end of the turn it leads to, "
          "with weights learned for its own play", data="planner.json",
-         data_digest="e96cec2b79c69e57063ee12c4b2e40df6274805f3ea9585c1c9c80854b7e0775", builds_on={"tuned": 2},
+         data_digest="6a94ecee3dea0e1968322e093da20bb3fb6c1a40f7f10be0db96931c6c864a38", builds_on={"tuned": 2},
          rungs={"planner": 5}, candidates="candidates"),
     Spec("search", "policies.search", 2, "checks its base's action decisions by playing sampled worlds to the "
          "end; search:N/BASE searches over BASE (a built-in or a .py file), expert by default",
