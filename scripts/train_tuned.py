@@ -52,6 +52,8 @@ from policies import candidate, internal, planner, tuned
 from policies.evaluation import WEIGHTS
 
 CANDIDATE = internal(candidate)
+# the policies trained: the version and the weights of their shipped data files
+TRAINED = {"tuned": (tuned.VERSION, tuned.LEARNED), "planner": (planner.DATA_VERSION, planner.LEARNED)}
 
 
 def _ranged(kind, allowed, choices):
@@ -141,10 +143,6 @@ def _start_data(parser, path):
     except ValueError as exc:
         parser.error(f"--start {path}: {exc}")
     return data
-
-
-# the policies trained: the version and the weights of their shipped data files
-TRAINED = {"tuned": (tuned.VERSION, tuned.LEARNED), "planner": (planner.DATA_VERSION, planner.LEARNED)}
 
 
 def wins(values, args, deal_seed):
