@@ -49,8 +49,7 @@ def arm(path, policy):
 def paired(old, new, keys):
     """new − old pooled over the cells `keys` (their common games)."""
     from fisim.stats import pooled_difference
-    n = [min(len(old[k]), len(new[k])) for k in keys]
-    return pooled_difference([new[k][:m] for k, m in zip(keys, n)], [old[k][:m] for k, m in zip(keys, n)])
+    return pooled_difference(*_common([(new[k], old[k]) for k in keys]))
 
 
 def difference_text(diff, low, high):
