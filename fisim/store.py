@@ -194,6 +194,12 @@ def as_of(old, new, names):
     return {**old, **{key: entries(key) for key in ("policies", "policy_labels", "files")}}
 
 
+def relabelled(old, new, names):
+    """{label in manifest `old`: label in `new`} of policies `names`."""
+    before, now = policy_labels(old), policy_labels(new)
+    return {before[name]: now[name] for name in names}
+
+
 def extended(old, new, where):
     """The manifest of a store that holds results under `old`, after a sweep under `new`: the same
     configuration with a target at least as large (new) and the cells of both (old ones first).
@@ -201,9 +207,8 @@ def extended(old, new, where):
     otherwise."""
     changed = changed_policies(old, new)
     if changed and not _differences(as_of(old, new, changed), new):
-        before, now = policy_labels(old), policy_labels(new)
-        labels = {before[name]: now[name] for name in changed}
-        games = [f"{b} (now {n})" if b != n else f"{b} (its file edited since)" for b, n in labels.items()]
+        games = [f"{b} (now {n})" if b != n else f"{b} (its file edited since)"
+                 for b, n in relabelled(old, new, changed).items()]
         which = "policies that play" if len(games) > 1 else "a policy that plays"
         raise PolicyChanged(f"{where} holds the games of {', '.join(games)}: {which} differently now; use "
                             "another --out directory")
@@ -349,8 +354,7 @@ class Store:
                 path.unlink()
         replaced = as_of(old, manifest, changed)
         atomic_write(self.manifest_path, lambda p: p.write_text(json.dumps(replaced, indent=1, sort_keys=True)))
-        before, now = policy_labels(old), policy_labels(manifest)
-        return {before[name]: now[name] for name in changed}
+        return relabelled(old, manifest, changed)
 
     def _check_ours(self):
         """StoreError unless the path is a store, or a place where fisim may make one."""
