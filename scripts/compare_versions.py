@@ -40,7 +40,7 @@ def arm(path, policy):
     labels = policy_labels(manifest)
     mine = [c for c in manifest["cells"] if c["policy"] == policy]
     if not mine:
-        raise SystemExit(f"compare_versions: {path} holds no cell of {policy}; give its name with --policy")
+        fail(f"{path} holds no cell of {policy}; give its name with --policy")
     cells = {tuple(c[k] for k in SETTINGS if k != "policy"): win_bits(chunks, c["key"], manifest["target"])
              for c in mine}
     return labels[policy], manifest["seed"], cells
@@ -149,15 +149,25 @@ def _common(groups):
     return [list(column) for column in zip(*cut)]
 
 
+def fail(message):
+    """A bad input: one line on stderr, exit status 2."""
+    print(f"compare_versions: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
-    old_label, old_seed, old = arm(args.old, args.policy)
-    new_label, new_seed, new = arm(args.new, args.policy)
+    from fisim.errors import FisimError
+    try:
+        old_label, old_seed, old = arm(args.old, args.policy)
+        new_label, new_seed, new = arm(args.new, args.policy)
+    except FisimError as exc:       # a missing or damaged store
+        fail(str(exc))
     if old_seed != new_seed:
-        raise SystemExit(f"compare_versions: the stores' seeds differ ({old_seed}, {new_seed}): not the same deals")
+        fail(f"the stores' seeds differ ({old_seed}, {new_seed}): not the same deals")
     keys = [k for k in new if k in old]
     if not keys:
-        raise SystemExit("compare_versions: the stores share no cell of the same settings")
+        fail("the stores share no cell of the same settings")
     print(f"{new_label} − {old_label} on the same deals (seed {new_seed}, {len(keys)} cells of {len(new)}), "
           "paired, 95% intervals counting deals (points):")
     print("\n".join(difference_lines(old, new, keys)))

@@ -73,7 +73,10 @@ def test_a_rule_readings_effect_under_each_version_and_its_change(stores, capsys
     assert effects == pytest.approx([*each, each[1] - each[0]], abs=0.006)
 
 
-def test_stores_of_other_deals_are_refused(stores):
+def test_stores_of_other_deals_or_no_store_are_refused_in_one_line(stores, tmp_path, capsys):
     other = _store(stores[0].parent / "v3", 3, "greedy", seed=4)
-    with pytest.raises(SystemExit, match="seeds differ"):
-        _compare(stores[0], other)
+    for new, says in ((other, "seeds differ"), (tmp_path / "nothing", "not a fisim results directory")):
+        with pytest.raises(SystemExit) as stopped:
+            _compare(stores[0], new)
+        err = capsys.readouterr().err
+        assert stopped.value.code == 2 and says in err and len(err.strip().splitlines()) == 1, err
