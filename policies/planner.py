@@ -55,8 +55,7 @@ from policies.weights import learned
 
 CANDIDATES = 3      # the best-scored options whose turns are played out
 DATA = Path(__file__).with_name(BY_NAME["planner"].data)
-DATA_VERSION, _VALUES = learned(DATA, WEIGHTS)      # (the policy's version is its spec's: code and data)
-LEARNED = WEIGHTS.constant(_VALUES)
+DATA_VERSION, LEARNED = learned(DATA, WEIGHTS)      # (the policy's version is its spec's: code and data)
 
 
 @compiled

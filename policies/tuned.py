@@ -16,8 +16,7 @@ from policies.specs import BY_NAME
 from policies.weights import learned
 
 DATA = Path(__file__).with_name(BY_NAME["tuned"].data)
-VERSION, _VALUES = learned(DATA, WEIGHTS)     # (its version: bumped by the training script whenever the values change)
-LEARNED = WEIGHTS.constant(_VALUES)
+VERSION, LEARNED = learned(DATA, WEIGHTS)     # (its version: bumped by the training script whenever the values change)
 
 
 @compiled(counted=False)

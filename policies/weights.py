@@ -87,8 +87,9 @@ KEYS = {"policy", "version", "weights", "made_by", "running_time", "passes"}    
 
 
 def learned(path, table):
-    """(version, {weight: value}) of a data file scripts/train_tuned.py wrote, every weight of the
-    table given as a finite number; PolicyError in one line naming the file and what is wrong."""
+    """(version, the table's constant of its values) of a data file scripts/train_tuned.py wrote,
+    every weight of the table given as a finite number; PolicyError in one line naming the file and
+    what is wrong."""
     def refused(problem):
         return PolicyError(f"policy data file {path}: {problem}")
     try:
@@ -116,4 +117,4 @@ def learned(path, table):
     unknown = sorted(set(weights) - set(table.names))
     if unknown:
         raise refused(f"unknown weight {unknown[0]!r}")
-    return version, weights
+    return version, table.constant(weights)
