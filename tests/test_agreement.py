@@ -197,6 +197,22 @@ def test_bad_agreement_requests_are_one_line_errors(two_policy_sweep, args, says
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
+def test_a_reports_baseline_is_set_beside_each_pair_it_is_not_in(two_policy_sweep, tmp_path):
+    """fisim report with several --agreement pairs (scripts/make_skill_report.sh: expert's, tuned's
+    and the planner's rankings each against search's, expert the baseline): the baseline is set
+    beside the pairs it is not in; only one in every pair, which would compare nothing, is refused."""
+    pairs = ("--agreement", "greedy,expert", "--agreement", "tuned,expert")
+    r = run("report", str(two_policy_sweep), "--out", str(tmp_path / "r"), "--format", "md", *pairs,
+            "--baseline", "greedy")
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "r" / "report.md").read_text()
+    assert "Does tuned rank as alike to expert as greedy does?" in page
+    assert "Does greedy rank as alike to expert as greedy does?" not in page
+    r = run("report", str(two_policy_sweep), "--out", str(tmp_path / "refused"), *pairs, "--baseline", "expert")
+    assert r.returncode == 2 and "one of --agreement's policies (expert)" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "refused").exists()
+
+
 def _by_games(rng, wins, boots):
     """The bootstrap as it was: every one of the n games drawn `boots` times (multinomial over games)."""
     n = wins.shape[1]

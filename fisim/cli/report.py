@@ -67,7 +67,8 @@ def report(directories, out, formats, title, agreements, baseline, disjoint, not
                           "--stronger POLICY")
     option = lambda argument: f"--{argument}"  # noqa: E731  (errors name the command line's options)
     pairs = [policy_pair(text, option) for text in agreements]
-    baseline = baseline_policy(baseline, [p for pair in pairs for p in pair], option) if baseline else None
+    shared = [p for p in pairs[0] if all(p in pair for pair in pairs)] if pairs else []
+    baseline = baseline_policy(baseline, shared, option) if baseline else None   # set beside each pair it is not in
     with on_interrupt(f"the results in {', '.join(directories)} are untouched; each report file is whole, old or "
                       "new: run the same command to write them all"):
         make_report(directories, out, formats, title, pairs, baseline, disjoint, notes)
