@@ -309,22 +309,29 @@ def play(directory, stronger, games, run=None):
 
 
 def _timed(folder, cells, run, path):
-    """run(), its games and seconds added to the policy's in folder/SECONDS."""
+    """run(), its games and seconds added to the policy's in folder/SECONDS when it played any (a
+    run that finds its store complete would add its overhead to the games' time)."""
     before = _games(path, cells)
     start = time.perf_counter()
     try:
         run()
     finally:
         seconds = time.perf_counter() - start
-        from fisim.files import atomic_write
-        file = folder / SECONDS
-        spent = json.loads(file.read_text()) if file.exists() else {}
-        label = cells[0].policy.label
-        mine = spent.setdefault(label, {"games": 0, "seconds": 0.0})
-        mine["games"] += _games(path, cells) - before
-        mine["seconds"] += seconds
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(file, lambda p: p.write_text(json.dumps(spent, indent=1, sort_keys=True)))
+        played = _games(path, cells) - before
+        if played:
+            _add_spent(folder, cells[0].policy.label, played, seconds)
+
+
+def _add_spent(folder, label, games, seconds):
+    """Add `games` and `seconds` to policy `label`'s in folder/SECONDS."""
+    from fisim.files import atomic_write
+    file = folder / SECONDS
+    spent = json.loads(file.read_text()) if file.exists() else {}
+    mine = spent.setdefault(label, {"games": 0, "seconds": 0.0})
+    mine["games"] += games
+    mine["seconds"] += seconds
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(file, lambda p: p.write_text(json.dumps(spent, indent=1, sort_keys=True)))
 
 
 def _games(path, cells):

@@ -186,6 +186,7 @@ def test_the_check_resumes_grows_and_finishes_what_was_interrupted(checked, tmp_
     assert r.stderr.count("nothing to play: the store is complete") == 4 and _chunks(store / "stronger") == before
     spent = json.loads((store / "stronger" / "seconds.json").read_text())
     assert spent[STANDIN_LABEL]["games"] == 1000
+    assert spent == json.loads((checked / "stronger" / "seconds.json").read_text())   # nor more seconds
     rules = store / "stronger" / "rules"
     lost = max(rules.glob("chunks/*.parquet"), key=lambda p: p.name)     # a chunk Ctrl-C did not let finish
     lost.unlink()
