@@ -27,9 +27,10 @@ The decision's tables (`Tables`: sink risks, tile importances, distance fields) 
 `ranked` and read for every option.
 
 Special cards: a Sandbags is played at a window before a flood card when a tile that matters is
-flooded and its card may be the next one (always for Fools' Landing or a last temple); a
-Helicopter Lift carries a collector to a temple (the planner's also a group of pawns one or two cards
-short of a capture the team holds), a group to Fools' Landing in the end game, or rescues a pawn
+flooded and its card may be the next one (always for Fools' Landing or a last temple; the planner
+also weighs one at its actions, on the flooded tiles with most at stake); a Helicopter Lift
+carries a collector to a temple (the planner's also a group of pawns up to three cards short of a
+capture the team holds), a group to Fools' Landing in the end game, or rescues a pawn
 that cannot swim. Discards and swims are scored by the same evaluation.
 """
 from collections import namedtuple
@@ -46,6 +47,7 @@ from fisim.rules.options import (
     CAPTURE,
     DROP,
     END,
+    GIVE,
     LIFT,
     LIFT_DEST,
     PASS,
@@ -121,7 +123,7 @@ COH_STEPS = 6         # steps between two pawns counted at most
 GROUP_GUESS = 3       # steps guessed between two pawns that both moved (a lift of a group)
 SPECIALS = 6          # Helicopter Lifts and Sandbags counted at most, of each
 FL_STEPS = 10         # actions to Fools' Landing counted at most
-LIFT_SHORT = 2        # cards a group lifted to a temple may be short of a capture (the planner's lifts)
+LIFT_SHORT = 3        # cards a group lifted to a temple may be short of a capture (the planner's lifts)
 SHORE_TRACKED = 4     # flooded tiles whose shore distance is tracked for the active player
 
 # rows of the distance fields (Tables.fields): actions from each cell, made when first read
@@ -184,19 +186,20 @@ def chosen(top, j, mem):
 
 
 @inlined
-def ranked(pub, options, n, kind, top, w, wide_lifts):
+def ranked(pub, options, n, kind, top, w, planning):
     """The best-scored options, best first: top[j] = (option index, a Helicopter Lift's destination
     or -1, score) for j < the count returned (at most top.shape[0]; ties: the earlier option first).
     A Helicopter Lift is scored destination by destination (docs/model.md); w: the weights;
-    wide_lifts: the planner's lift destinations too (_lift_targets)."""
+    planning: the planner's ranking (its lift destinations too, _lift_targets; Sandbags at an
+    action, _sandbag_cells; one gift of each card, _keep_one_gift)."""
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)
     filled[:] = 0
-    return ranked_sharing(pub, options, n, kind, top, w, wide_lifts, fields, filled)
+    return ranked_sharing(pub, options, n, kind, top, w, planning, fields, filled)
 
 
 @inlined
-def ranked_sharing(pub, options, n, kind, top, w, wide_lifts, fields, filled):
+def ranked_sharing(pub, options, n, kind, top, w, planning, fields, filled):
     """ranked, its distance fields kept in `fields` and `filled` (Tables) for the next: the
     rankings of positions of one action phase (the planner's lines) share the rows they have in
     common, as no tile sinks between them."""
@@ -207,28 +210,74 @@ def ranked_sharing(pub, options, n, kind, top, w, wide_lifts, fields, filled):
     tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
-    return _rank(pub, options, n, kind, top, after, tables, wide_lifts)
+    return _rank(pub, options, n, kind, top, after, tables, planning)
 
 
 @compiled(counted=False)
-def _rank(pub, options, n, kind, top, after, tables, wide_lifts):
+def _rank(pub, options, n, kind, top, after, tables, planning):
     """ranked's loop over the options, with the decision's tables made (`after`: the lookahead
     copy of pub, which holds the position after each option in turn)."""
     has_swim = kind == SWIM and offers(options, n, SWIM_TO)
+    sand_cells, sand_holder = _sandbag_cells(pub, kind, tables, planning)
     count = 0
     for i in range(n):
         c = options[i]
-        if otype(c) == LIFT:
-            dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim, wide_lifts)
+        t = otype(c)
+        if t == LIFT:
+            dests = lift_destinations(pub, field2(c)) & _lift_targets(pub, field2(c), kind, has_swim, planning)
             while dests:
                 dest = low_bit(dests)
                 dests &= dests - 1
                 v = evaluate(pub, after, c | dest, kind, tables)
                 count = _keep(top, count, i, dest, v)
-        elif _worth_scoring(c, kind):
+        elif t == SANDBAG and kind == ACTION:
+            if field1(c) == sand_holder and (sand_cells >> field2(c)) & 1:
+                v = evaluate(pub, after, c, kind, tables)
+                count = _keep(top, count, i, -1, v)
+        elif t == GIVE and planning:
+            v = evaluate(pub, after, c, kind, tables)
+            count = _keep_one_gift(top, count, options, i, v)
+        elif not (t == PASS and kind == SWIM):      # drowning is never chosen while anything else is offered
             v = evaluate(pub, after, c, kind, tables)
             count = _keep(top, count, i, -1, v)
     return count
+
+
+@inlined
+def _sandbag_cells(pub, kind, tables, planning):
+    """The Sandbags worth scoring at an action decision (the planner's: tuned's wait for a window):
+    on the tracked flooded tiles (Tables.shore_cells, those with most at stake), from the first
+    seat holding one (any holder's card shores the same tile). Returns (cells, holder); no cells
+    but for the planner's actions."""
+    cells = 0
+    holder = -1
+    if planning and kind == ACTION:
+        for k in range(tables.n_shore):
+            cells |= 1 << tables.shore_cells[k]
+        for s in range(view.players(pub)):
+            if view.cards(pub, s, SAND) > 0:
+                holder = s
+                break
+    return cells, holder
+
+
+@inlined
+def _keep_one_gift(top, count, options, i, v):
+    """_keep for gift i, keeping one gift of each card in the list, the better-scored (the
+    planner's: its candidates are lines to play out, and gifts of one card to two players mostly
+    lead to the same line)."""
+    kind = field1(options[i])
+    for j in range(count):
+        other = options[int(top[j, 0])]
+        if otype(other) == GIVE and field1(other) == kind:
+            if top[j, 2] >= v:
+                return count
+            for r in range(j, count - 1):        # the worse gift leaves the list
+                for f in range(3):
+                    top[r, f] = top[r + 1, f]
+            count -= 1
+            break
+    return _keep(top, count, i, -1, v)
 
 
 @inlined
@@ -286,11 +335,11 @@ def _stake(importance, risk, c, w):
 
 
 @compiled(counted=False)
-def _lift_targets(pub, seats, kind, has_swim, wide_lifts):
+def _lift_targets(pub, seats, kind, has_swim, planning):
     """The destinations worth scoring for a Helicopter Lift of `seats`: at a swim any (unless the
     swimmer can swim), at a window Fools' Landing; else Fools' Landing once all treasures are in,
     and the temples of a treasure one of the pawns lifted holds a capture's cards of. With
-    wide_lifts (the planner's) also Fools' Landing while it is flooded (to shore it up), and the
+    planning (the planner's) also Fools' Landing while it is flooded (to shore it up), and the
     temples of a treasure the team holds a capture's cards of where the pawns lifted hold all but
     LIFT_SHORT of them together (a group carried to a temple hands the collector its cards there; a
     collector flown ahead of the last cards waits there)."""
@@ -300,7 +349,7 @@ def _lift_targets(pub, seats, kind, has_swim, wide_lifts):
     if kind == WINDOW:
         return fl
     caps = view.captured_mask(pub)
-    m = fl if caps == ALL_TREASURES_MASK or (wide_lifts and view.flooded_cells(pub) & fl) else 0
+    m = fl if caps == ALL_TREASURES_MASK or (planning and view.flooded_cells(pub) & fl) else 0
     need = view.capture_cards(pub)
     for t in range(N_TREASURES):
         if not (caps >> t) & 1:
@@ -311,19 +360,9 @@ def _lift_targets(pub, seats, kind, has_swim, wide_lifts):
                 if (seats >> s) & 1:
                     lifted += held
                     most = max(most, held)
-            if most >= need or (wide_lifts and team >= need and lifted >= need - LIFT_SHORT):
+            if most >= need or (planning and team >= need and lifted >= need - LIFT_SHORT):
                 m |= view.temple_cells(pub, t)
     return m
-
-
-@inlined
-def _worth_scoring(c, kind):
-    """Whether option c (not a lift) is worth an evaluation: not a Sandbags as an action (windows
-    decide those), not drowning (never chosen while anything else is offered)."""
-    t = otype(c)
-    if t == SANDBAG:
-        return kind != ACTION
-    return not (t == PASS and kind == SWIM)
 
 
 # --- the evaluation ---

@@ -6,9 +6,9 @@ actions left can still do (the shore and capture potentials). The planner looks 
 the CANDIDATES best-scored options is played on a copy of `pub` and the rest of the turn after it
 greedily (the best-scored option at each action, until END or the actions run out); the option
 whose turn ends best is played (ties: the higher-scored one, the greedy choice first). An END ends
-its line at once; a Helicopter Lift costs no action, so a line goes on after it. A card given to a
-full hand is dropped at the next decision (R-HAND): a line scores the hand over the limit as the
-evaluation does, and plays on.
+its line at once; a Helicopter Lift or a Sandbags costs no action, so a line goes on after it. A
+card given to a full hand is dropped at the next decision (R-HAND): a line scores the hand over the
+limit as the evaluation does, and plays on.
 
 Its weights are planner.json's, beside this file: tuned's, trained further with the planner
 playing (scripts/train_tuned.py --policy planner; the file's made_by gives the commands), since a
@@ -16,13 +16,16 @@ weight's best value depends on who plays the positions it scores (most of all, u
 collector holding a capture's cards counts each action it still needs to reach a temple 3.6 times
 as much as under tuned: W_READY 30 -> 108).
 
-At an action decision (the last one included) it also scores Helicopter Lifts tuned never offers
-(evaluation's wide_lifts): to Fools' Landing while it is flooded, so that a pawn out of reach can
-fly there and shore it up before a Waters Rise! puts its card back on top of the flood pile (of
-its losses on the first turn at Novice, nineteen in twenty were Fools' Landing sinking so); and to
-a temple of a treasure the team holds a capture's cards of, for pawns holding all but two of them
+At an action decision (the last one included) it weighs options tuned does not (evaluation's
+`planning`): Helicopter Lifts to Fools' Landing while it is flooded, so that a pawn out of reach
+can fly there and shore it up before a Waters Rise! puts its card back on top of the flood pile (of
+its losses on the first turn at Novice, nineteen in twenty were Fools' Landing sinking so), and to
+a temple of a treasure the team holds a capture's cards of, for pawns holding all but three of them
 together (tuned's lifts go to a temple only with a capture's cards in one hand): a group flown
-there hands the collector its cards, a collector waits there for the last ones.
+there hands the collector its cards, a collector waits there for the last ones; and a Sandbags on
+one of the flooded tiles with most at stake (tuned waits for a window before a flood card). Of the
+gifts of one card (to one player or another) only the best-scored is a candidate, so that the
+lines played out differ.
 
 Only actions are planned: windows, discards, swims and a Helicopter Lift's destination at those
 are the evaluation's greedy choices. The draw and flood phases are not looked into: the end of the

@@ -53,7 +53,7 @@ SPECS = (
          data="tuned.json",
          data_digest="b0d2a69cd30be6d4f3c7bc0635ad065c6356215d66368ba11aea2c47e350f435", builds_on={"expert": 1},
          rungs={"tuned": 4}, candidates="candidates"),
-    Spec("planner", "policies.planner", 5, "tuned choosing each action for the end of the turn it leads to, "
+    Spec("planner", "policies.planner", 6, "tuned choosing each action for the end of the turn it leads to, "
          "with weights learned for its own play", data="planner.json",
          data_digest="6a94ecee3dea0e1968322e093da20bb3fb6c1a40f7f10be0db96931c6c864a38", builds_on={"tuned": 2},
          rungs={"planner": 5}, candidates="candidates"),

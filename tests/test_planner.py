@@ -14,7 +14,9 @@ from fisim import grid
 from fisim.engine.entries import PHASE_ACTIONS, PHASE_DRAW, PHASE_FLOOD
 from fisim.position import CARD_CODES
 from fisim.rules import state as st
-from fisim.rules.options import ACTION, GIVE, LIFT, SHORE, SHORE2, field3, otype
+from fisim.rules import view
+from fisim.rules.actions import list_options
+from fisim.rules.options import ACTION, GIVE, LIFT, MAX_OPTIONS, SANDBAG, SHORE, SHORE2, field1, field2, field3, otype
 from fisim.store import file_digest, manifest_for
 from policies import candidate, evaluation, internal, load_policy, normalized, planner, tuned
 from policies.specs import BY_NAME
@@ -88,7 +90,7 @@ water 3; active 0; actions 3
 def test_the_planner_flies_to_a_temple_to_hand_over_the_last_cards():
     """R-SPECIAL-HELI, R-ACT-GIVE: the Engineer holds a Helicopter Lift and two Earth cards, five
     steps from the Temple of the Sun, where the Explorer holds the other two. tuned lifts a pawn to
-    a temple only with four cards in one hand, and walks; the planner (wide_lifts) flies there and
+    a temple only with four cards in one hand, and walks; the planner (`planning`) flies there and
     gives both cards, so the Explorer can capture the Earth Stone on its own turn without a step."""
     text = CARDS_AT_THE_TEMPLE.format(engineer="earth earth", explorer="earth earth wind")
     p, g, events = _played("tuned", text)
@@ -100,14 +102,69 @@ def test_the_planner_flies_to_a_temple_to_hand_over_the_last_cards():
     assert g.pub[st.hand_at(1, CARD_CODES.index("earth"))] == 4
 
 
-@pytest.mark.parametrize(("engineer", "explorer"), [("earth earth", "earth wind wind"), ("earth", "earth earth earth")])
-def test_the_planner_lifts_to_a_temple_only_within_two_cards_of_a_capture_the_team_holds(engineer, explorer):
-    """The same, but the team holds three Earth cards (no capture to fly to), or the Engineer only
-    one of the four (more than two short): the temple is no lift destination, and the planner
-    walks as tuned does."""
-    text = CARDS_AT_THE_TEMPLE.format(engineer=engineer, explorer=explorer)
-    planned = choices(_played("planner", text)[2], ACTION)
-    assert planned == choices(_played("tuned", text)[2], ACTION) and LIFT not in map(otype, planned)
+@pytest.mark.parametrize(("engineer", "explorer", "flies"), [
+    ("earth", "earth earth earth", True),           # the Engineer holds one of the four: three short
+    ("wind", "earth earth earth earth", False),     # she holds none: the capture is the Explorer's alone
+    ("earth earth", "earth wind wind", False),      # the team holds three: no capture to fly to
+])
+def test_the_planner_lifts_a_group_to_a_temple_within_three_cards_of_a_capture_the_team_holds(
+        engineer, explorer, flies):
+    """R-SPECIAL-HELI: the temple is a destination of the planner's lifts for a group holding all
+    but three (LIFT_SHORT) of a capture's cards the team holds, and never for tuned's."""
+    p, g = game(CARDS_AT_THE_TEMPLE.format(engineer=engineer, explorer=explorer))
+    temples = view.temple_cells(g.pub, CARD_CODES.index("earth"))
+    targets = [evaluation._lift_targets(g.pub, 1, ACTION, False, planning) & temples for planning in (False, True)]
+    assert targets == [0, temples if flies else 0]
+
+
+SANDBAGS_FOR_THE_LANDING = ISLAND.replace("FL", "fl").replace("CS", "cs") + """
+messenger@TS: sand earth
+navigator@TM: ocean
+water 2; active 0; actions 3
+flood discard: FL CS
+"""
+
+
+def test_the_planner_plays_a_sandbags_in_its_turn():
+    """R-SPECIAL-SAND: Fools' Landing is flooded and its card in the flood discard, five steps from
+    the Messenger, who holds a Sandbags. tuned walks toward it and keeps the card for a window; the
+    planner shores it up at once with the Sandbags (no action spent) and plays its three actions."""
+    p, g, events = _played("tuned", SANDBAGS_FOR_THE_LANDING)
+    assert SANDBAG not in map(otype, choices(events, ACTION))
+    p, g, events = _played("planner", SANDBAGS_FOR_THE_LANDING)
+    acts = choices(events, ACTION)
+    assert otype(acts[0]) == SANDBAG and field2(acts[0]) == p.cell_of("FL")
+    assert not g.pub[st.P_FLOODED] >> p.cell_of("FL") & 1 and len(acts) == 4
+
+
+THREE_ON_ONE_TILE = ISLAND + """
+engineer@BB: earth earth
+explorer@BB: earth
+messenger@BB: earth
+water 2; active 0; actions 3
+"""
+
+
+def test_the_planners_candidates_give_each_card_once():
+    """R-ACT-GIVE: the Engineer can give an Earth card to the Explorer or to the Messenger, scored
+    alike. tuned's ranking lists both gifts; the planner's candidates keep the first and take the
+    next-best option in place of the second, so that the lines it plays out differ."""
+    p, g = game(THREE_ON_ONE_TILE)
+    pub = g.pub.copy()
+    pub[st.P_DECISION], pub[st.P_DECIDER] = ACTION, 0
+    options = np.empty(MAX_OPTIONS, np.int32)
+    n = list_options(pub, options, 0)
+    w = evaluation.WEIGHTS.array(evaluation.WEIGHTS.values(planner.LEARNED))
+    rankings = []
+    for planning in (False, True):
+        top = np.empty((planner.CANDIDATES, 3))
+        k = evaluation.ranked(pub, options, n, ACTION, top, w, planning)
+        rankings.append([(options[int(top[j, 0])], top[j, 2]) for j in range(k)])
+    gifts = [[c for c, _ in ranking if otype(c) == GIVE and field1(c) == CARD_CODES.index("earth")]
+             for ranking in rankings]
+    assert len(gifts[0]) == 2 and gifts[1] == gifts[0][:1]
+    assert rankings[1][:2] == [r for r in rankings[0] if r[0] != gifts[0][1]]
+    assert len(rankings[1]) == 3 and rankings[1][2][1] <= rankings[0][2][1]
 
 
 @pytest.mark.parametrize(("actions", "phase"), [(1, PHASE_ACTIONS), (3, PHASE_DRAW), (3, PHASE_FLOOD)])
@@ -115,8 +172,11 @@ def test_the_planner_plays_the_evaluation_where_it_does_not_plan(actions, phase)
     """With one action left the turn's end is the next position, and windows, discards and swims
     are the evaluation's greedy choices with the planner's weights (policies.candidate playing
     them): from the midgame (Fools' Landing dry), the last action, the draw (a discard) and the
-    flood phase (windows) are played alike."""
+    flood phase (windows) are played alike. (At the last action the Diver's Sandbags is another
+    card: the planner weighs a Sandbags at its actions, the evaluation only at a window.)"""
     text = MIDGAME.replace("actions 3", f"actions {actions}").replace(" fl ", " FL ")
+    if phase == PHASE_ACTIONS:
+        text = text.replace("ocean sand", "ocean ocean")
     candidate.PLAYED[:] = planner.LEARNED
     runs = [_played(policy, text, phase, seed=4) for policy in (internal(candidate), "planner")]
     assert runs[0][2].size and np.array_equal(runs[0][2], runs[1][2])
@@ -128,7 +188,8 @@ def test_the_plan_chooses_as_planning_afresh(text):
     """The line played is kept as the plan, and the turn's next action decisions read their
     ranking and first line from it: the same choices as a planner with its memory empty from the
     second action on (the same position, reached by a script), and the plan holds the position
-    the third action was chosen at (a Helicopter Lift costs no action: R-SPECIAL-HELI)."""
+    the third action was chosen at (a Helicopter Lift or a Sandbags costs no action: R-SPECIAL-HELI,
+    R-SPECIAL-SAND)."""
     p, g, events = _played("planner", text)
     acts = choices(events, ACTION)
     afresh = _scripted(text, acts[:1])
@@ -141,7 +202,7 @@ def _scripted(text, acts):
     """The game from position `text` after the action decisions `acts` (a script, then END)."""
     p, g = game(text, seed=1)
     g.run(PHASE_ACTIONS, SCRIPTED, script=acts)
-    g.g[st.P_ACTIONS_LEFT] = 3 - sum(otype(c) != LIFT for c in acts)
+    g.g[st.P_ACTIONS_LEFT] = 3 - sum(otype(c) not in (LIFT, SANDBAG) for c in acts)
     return g
 
 
