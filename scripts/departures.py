@@ -90,11 +90,11 @@ def departures(search, base, scripted, level, players, seed, game):
         g[g[st.X_DECLOG]] = 0
         played.run(PHASE_TURN, search)        # (the turn passes to the next seat)
         theirs = decisions_of(g)
-        own = _phase(start, start_rng, base)
+        own = action_phase(start, start_rng, base)
         k = next((i for i, (a, b) in enumerate(zip(own, theirs)) if a != b), None)
         if k is None or own[k][0] != ACTION or theirs[k][0] != ACTION or own[k][2] != theirs[k][2]:
             continue
-        pub = _position(start, start_rng, scripted, theirs[:k])
+        pub = position_at(start, start_rng, scripted, theirs[:k])
         found.append({"players": players, "game": game, "turn": int(pub[st.P_TURN]), "won": None,
                       **features(pub, _whole(own, k), _whole(theirs, k))})
     for row in found:
@@ -113,7 +113,7 @@ def _begun(g):
     return g
 
 
-def _phase(g, rng, policy):
+def action_phase(g, rng, policy):
     """The decisions of `policy`'s action phase from game array g at a turn's start."""
     from fisim.engine import EngineGame, decisions_of
     from fisim.engine.entries import PHASE_ACTIONS
@@ -136,7 +136,7 @@ def _whole(decisions, k):
     return c
 
 
-def _position(g, rng, scripted, prefix):
+def position_at(g, rng, scripted, prefix):
     """pub at the action decision after the decisions `prefix` of the turn starting at g: the
     scripted policy plays them, then END, which stops the phase and changes nothing else."""
     from fisim.engine import EngineGame
