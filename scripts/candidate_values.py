@@ -148,36 +148,73 @@ def play(args, rows):
 
 
 def room(rows):
-    """Per player count and treasures captured: (decisions, the choice's wins per world, the gain
-    of the first half's best candidate measured on the second half as (mean, low, high))."""
+    """Per player count and treasures captured, then per player count and over all ("all"):
+    (decisions, the choice's wins per world, the gain of the first half's best candidate measured on
+    the second half as (mean, low, high))."""
     from fisim.stats import mean_interval
     groups = {}
     for r in rows:
         n = int(r["candidates"])
         if n < 2:
             continue
-        won = np.array([[c == "1" for c in r[f"won_{j}"]] for j in range(n)], float)
+        won = _outcomes(r)
         half = won.shape[1] // 2
         first, second = won[:, :half].mean(1), won[:, half:].mean(1)
         pick = int(np.argmax(first))                    # (ties: the earlier, the player's choice first)
-        key = (int(r["players"]), int(r["captured"]))
-        groups.setdefault(key, []).append((won[0].mean(), second[pick] - second[0]))
+        groups.setdefault((int(r["players"]), int(r["captured"])), []).append((won[0].mean(), second[pick] - second[0]))
+    table = {}
+    for players in sorted({p for p, _ in groups}):
+        keys = sorted(k for k in groups if k[0] == players)
+        table.update({k: groups[k] for k in keys})
+        table[players, "all"] = sum((groups[k] for k in keys), [])
+    if groups:
+        table["all", "all"] = sum(groups.values(), [])
     return {key: (len(v), float(np.mean([c for c, _ in v])), mean_interval([d for _, d in v]))
-            for key, v in sorted(groups.items())}
+            for key, v in table.items()}
 
 
-def markdown(table):
+def kinds(rows, least=50):
+    """Per pair of option types (the player's choice, another candidate) compared at least `least`
+    times: (comparisons, the other's wins per world less the choice's, that mean in standard
+    errors), the other best first: does the player misjudge a kind of choice as a kind?"""
+    pairs = {}
+    for r in rows:
+        won = _outcomes(r)
+        own = r["option_0"].split()[0]
+        for j in range(1, len(won)):
+            pairs.setdefault((own, r[f"option_{j}"].split()[0]), []).append(won[j].mean() - won[0].mean())
+    out = {}
+    for key, d in pairs.items():
+        if len(d) >= least:
+            spread = np.std(d, ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+            out[key] = (len(d), float(np.mean(d)), float(np.mean(d) / spread) if spread > 0 else 0.0)
+    return dict(sorted(out.items(), key=lambda item: -item[1][2]))
+
+
+def _outcomes(row):
+    """A row's outcomes, a candidate's worlds to a line (1.0 won)."""
+    return np.array([[c == "1" for c in row[f"won_{j}"]] for j in range(int(row["candidates"]))], float)
+
+
+def markdown(table, pairs, shown=10):
     lines = ["| players | treasures captured | decisions | the choice's wins per world | "
              "gain of the best by half the worlds (on the other half) |", "|---|---|---|---|---|"]
     for (players, captured), (n, value, (mean, low, high)) in table.items():
         lines.append(f"| {players} | {captured} | {n:,} | {value:.3f} | {mean:+.4f} [{low:+.4f}, {high:+.4f}] |")
+    lines += ["", f"{len(pairs)} pairs of option types compared 50 times or more; the {min(shown, len(pairs))} "
+              "where the other candidate does best:", "",
+              "| the choice | another candidate | comparisons | the other's wins per world less the choice's | "
+              "standard errors |", "|---|---|---|---|---|"]
+    for (own, other), (n, mean, z) in list(pairs.items())[:shown]:
+        lines.append(f"| {own} | {other} | {n:,} | {mean:+.4f} | {z:+.2f} |")
     return "\n".join(lines)
 
 
 def main(argv=None):
     args = parse(argv)
     play(args, played(args.out))
-    print(markdown(room([r for r in played(args.out) if r["candidates"] != "0"])))
+    rows = [r for r in played(args.out) if r["candidates"] != "0"]
+    print(markdown(room(rows), kinds(rows)))
 
 
 if __name__ == "__main__":

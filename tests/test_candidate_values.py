@@ -53,6 +53,20 @@ def test_the_room_is_the_first_halfs_best_measured_on_the_second_half():
     n, value, gain = table[(3, 1)]
     assert n == 2 and value == np.mean([0.25, 0.5])
     assert gain == mean_interval([0.5, 0.0])
+    assert table[(3, "all")] == table[("all", "all")] == table[(3, 1)] and len(table) == 3
+
+
+def test_kinds_of_choice_compare_each_other_candidate_with_the_choice_in_the_same_worlds():
+    """A pair of option types (the choice's, another candidate's) counts each comparison once; the
+    other's wins per world less the choice's, in standard errors; pairs seen too rarely left out."""
+    rows = [{"candidates": "3", "option_0": "move 1 0 0", "option_1": "shore 2 0 0", "option_2": "give 0 1 0",
+             "won_0": "1100", "won_1": "1110", "won_2": "0000"},
+            {"candidates": "2", "option_0": "move 3 0 0", "option_1": "shore 4 0 0", "won_0": "1000", "won_1": "1000"}]
+    pairs = _script().kinds(rows, least=1)
+    n, mean, z = pairs[("move", "shore")]
+    assert n == 2 and mean == 0.125 and np.isclose(z, 0.125 / (np.std([0.25, 0.0], ddof=1) / np.sqrt(2)))
+    assert list(pairs) == [("move", "shore"), ("move", "give")] and pairs[("move", "give")][:2] == (1, -0.5)
+    assert list(_script().kinds(rows, least=2)) == [("move", "shore")]
 
 
 def test_bad_options_and_a_file_of_other_settings_are_one_line(tmp_path, capsys):
