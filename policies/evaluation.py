@@ -138,11 +138,14 @@ FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 # w               the weights (WEIGHTS.constant, or an array WEIGHTS made);
 # risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
+# stake[c]        what each flooded cell puts at stake in pub (_stake of its importance; 0 for the
+#                 others): an option that leaves the cell's importance as it was and strands no pawn
+#                 there reads it, the same double a scoring of it would give;
 # fields[row, c]  the distance fields, rows ROW_*; filled[row]: what the row was made for
 #                 (_field_row), 0 until it is made;
 # shore_cells[k]  the n_shore flooded tiles with most at stake, tracked at an action decision
 #                 (none at the others), rows ROW_SHORE + k.
-Tables = namedtuple("Tables", ["w", "risk", "importance", "fields", "filled", "shore_cells", "n_shore"])
+Tables = namedtuple("Tables", ["w", "risk", "importance", "stake", "fields", "filled", "shore_cells", "n_shore"])
 
 
 @compiled(counted=False)
@@ -205,9 +208,10 @@ def ranked_sharing(pub, options, n, kind, top, w, planning, fields, filled):
     common, as no tile sinks between them."""
     risk = stack_empty(N_CELLS, np.float64)
     importance = stack_empty(N_CELLS, np.float64)
+    stake = stack_empty(N_CELLS, np.float64)
     shore_cells = stack_empty(SHORE_TRACKED, np.int32)
-    n_shore = _prepare(pub, kind, risk, importance, shore_cells, w)
-    tables = Tables(w, risk, importance, fields, filled, shore_cells, n_shore)
+    n_shore = _prepare(pub, kind, risk, importance, stake, shore_cells, w)
+    tables = Tables(w, risk, importance, stake, fields, filled, shore_cells, n_shore)
     after = stack_empty(P_SIZE, np.int32)
     copy_into(after, pub[:P_SIZE])     # (the clairvoyant reference is handed a longer pub)
     return _rank(pub, options, n, kind, top, after, tables, planning)
@@ -298,14 +302,15 @@ def _keep(top, count, i, dest, v):
 
 
 @compiled(counted=False)
-def _prepare(pub, kind, risk, importance, shore_cells, w):
-    """Fill the decision's tables (Tables): risk and importance, and at an action the tracked
-    flooded tiles (their rows are made when first read); returns how many are tracked."""
+def _prepare(pub, kind, risk, importance, stake, shore_cells, w):
+    """Fill the decision's tables (Tables): risk, importance and stake, and at an action the
+    tracked flooded tiles (their rows are made when first read); returns how many are tracked."""
     sink_risk(pub, risk, kind == ACTION)
     caps = view.captured_mask(pub)
     flooded = view.flooded_cells(pub) & view.existing_cells(pub)
     for c in range(N_CELLS):
         importance[c] = tile_importance(pub, c, caps, w[BASE_IMP]) if (flooded >> c) & 1 else 0.0
+        stake[c] = _stake(importance[c], risk, c, w) if (flooded >> c) & 1 else 0.0
     if kind != ACTION:
         return 0
     n_shore = 0
@@ -316,9 +321,8 @@ def _prepare(pub, kind, risk, importance, shore_cells, w):
         while m:
             c = low_bit(m)
             m &= m - 1
-            stake = _stake(importance[c], risk, c, w)
-            if stake > most:
-                most = stake
+            if stake[c] > most:
+                most = stake[c]
                 best = c
         if best < 0:
             break
@@ -517,12 +521,18 @@ def _together(pub, after, tables, v):
 @inlined
 def _flooded_tiles(after, tables, caps, flooded, stale, nheli, v):
     """v with what each flooded tile's sinking would cost (a pawn stranded on it too), times its
-    chance."""
+    chance: the decision's stake of a tile no pawn stands on whose importance is as in pub."""
     w = tables.w
+    occupied = 0
+    for s in range(view.players(after)):
+        occupied |= 1 << view.position(after, s)
     m = flooded
     while m:
         c = low_bit(m)
         m &= m - 1
+        if not ((stale | occupied) >> c) & 1:
+            v -= tables.stake[c]
+            continue
         imp = _importance(after, tables, c, caps, stale)
         for s in range(view.players(after)):
             if view.position(after, s) == c and swim_reach(after, s, c) == 0:
@@ -543,7 +553,8 @@ def _shore_potential(pub, after, tables, active, caps, flooded, stale):
         cell = tables.shore_cells[k]
         if (flooded >> cell) & 1:
             steps = pilot_cap(after, active, _shore_steps(pub, tables, k, here))
-            stake = _stake(_importance(after, tables, cell, caps, stale), tables.risk, cell, w)
+            stake = _stake(_importance(after, tables, cell, caps, stale), tables.risk, cell, w) \
+                if (stale >> cell) & 1 else tables.stake[cell]
             if steps + 1 > a_left:          # not this turn: a pull toward it
                 stake *= w[FAR_SHARE + min(steps + 1 - a_left, FAR_STEPS)]
             if stake > best:
