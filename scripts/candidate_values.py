@@ -47,6 +47,8 @@ def parse(argv):
     parser.add_argument("--worlds", type=int, default=32, help="sampled worlds per decision (an even number)")
     parser.add_argument("--seed", type=int, default=64, help="master seed (the strength table's is 45)")
     args = parser.parse_args(argv)
+    if args.out.is_dir() or not args.out.parent.is_dir():
+        parser.error(f"--out {args.out} must be a file in a folder that exists")
     if args.games < 1 or args.worlds < 2 or args.worlds % 2:
         parser.error(f"--games must be at least 1 and --worlds an even number from 2, not {args.games} and "
                      f"{args.worlds}")

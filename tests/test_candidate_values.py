@@ -70,14 +70,16 @@ def test_kinds_of_choice_compare_each_other_candidate_with_the_choice_in_the_sam
 
 
 def test_bad_options_and_a_file_of_other_settings_are_one_line(tmp_path, capsys):
-    """A player without candidates, an odd number of worlds, and an --out holding another seed's
-    decisions are refused in one line, before a game is played."""
+    """A player without candidates, an odd number of worlds, an --out holding another seed's
+    decisions, a folder or a file in no folder are refused in one line, before a game is played."""
     other = tmp_path / "other.csv"
     row = "expert@1,novice,3,1,4,0,1,3,0,2,end 0 0 0,move 1 0 0,,,1111,0000,,"
     other.write_text(",".join(_script().COLUMNS) + "\n" + row + "\n")
     for options, says in ((["--player", "greedy"], "--player greedy ranks no candidates"),
                           (["--worlds", "3"], "--worlds an even number from 2"),
-                          (["--out", str(other)], f"{other} holds decisions of seed 1, not 64: give another --out")):
+                          (["--out", str(other)], f"{other} holds decisions of seed 1, not 64: give another --out"),
+                          (["--out", str(tmp_path)], f"--out {tmp_path} must be a file in a folder that exists"),
+                          (["--out", str(tmp_path / "no" / "v.csv")], "must be a file in a folder that exists")):
         with pytest.raises(SystemExit) as exit_info:
             _script().main([*SETTING, "--out", str(tmp_path / "values.csv"), *options])
         assert exit_info.value.code == 2 and says in capsys.readouterr().err.strip().splitlines()[-1]
