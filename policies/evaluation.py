@@ -139,8 +139,8 @@ FIELDS_SIZE = N_ROWS * N_CELLS    # (stack_empty takes a constant)
 # risk[c]         each cell's chance of sinking in the coming flood phase (sink_risk);
 # importance[c]   each flooded cell's tile_importance in pub (0 for the others);
 # stake[c]        what each flooded cell puts at stake in pub (_stake of its importance; 0 for the
-#                 others): an option that leaves the cell's importance as it was and strands no pawn
-#                 there reads it, the same double a scoring of it would give;
+#                 others), read for an option that leaves the cell's importance as it was
+#                 (_tile_stake);
 # fields[row, c]  the distance fields, rows ROW_*; filled[row]: what the row was made for
 #                 (_field_row), 0 until it is made;
 # shore_cells[k]  the n_shore flooded tiles with most at stake, tracked at an action decision
@@ -309,8 +309,11 @@ def _prepare(pub, kind, risk, importance, stake, shore_cells, w):
     caps = view.captured_mask(pub)
     flooded = view.flooded_cells(pub) & view.existing_cells(pub)
     for c in range(N_CELLS):
-        importance[c] = tile_importance(pub, c, caps, w[BASE_IMP]) if (flooded >> c) & 1 else 0.0
-        stake[c] = _stake(importance[c], risk, c, w) if (flooded >> c) & 1 else 0.0
+        if (flooded >> c) & 1:
+            importance[c] = tile_importance(pub, c, caps, w[BASE_IMP])
+            stake[c] = _stake(importance[c], risk, c, w)
+        else:
+            importance[c] = stake[c] = 0.0
     if kind != ACTION:
         return 0
     n_shore = 0
@@ -521,7 +524,7 @@ def _together(pub, after, tables, v):
 @inlined
 def _flooded_tiles(after, tables, caps, flooded, stale, nheli, v):
     """v with what each flooded tile's sinking would cost (a pawn stranded on it too), times its
-    chance: the decision's stake of a tile no pawn stands on whose importance is as in pub."""
+    chance."""
     w = tables.w
     occupied = 0
     for s in range(view.players(after)):
@@ -530,7 +533,7 @@ def _flooded_tiles(after, tables, caps, flooded, stale, nheli, v):
     while m:
         c = low_bit(m)
         m &= m - 1
-        if not ((stale | occupied) >> c) & 1:
+        if not ((stale | occupied) >> c) & 1:       # (_tile_stake, its test folded into this one)
             v -= tables.stake[c]
             continue
         imp = _importance(after, tables, c, caps, stale)
@@ -553,8 +556,7 @@ def _shore_potential(pub, after, tables, active, caps, flooded, stale):
         cell = tables.shore_cells[k]
         if (flooded >> cell) & 1:
             steps = pilot_cap(after, active, _shore_steps(pub, tables, k, here))
-            stake = _stake(_importance(after, tables, cell, caps, stale), tables.risk, cell, w) \
-                if (stale >> cell) & 1 else tables.stake[cell]
+            stake = _tile_stake(after, tables, cell, caps, stale)
             if steps + 1 > a_left:          # not this turn: a pull toward it
                 stake *= w[FAR_SHARE + min(steps + 1 - a_left, FAR_STEPS)]
             if stake > best:
@@ -587,6 +589,15 @@ def _shore_steps(pub, tables, k, cell):
     role = view.role(pub, view.active(pub))
     target = tables.shore_cells[k]
     return _field_row(pub, tables, ROW_SHORE + k, target, shore_set(pub, target, role), role)[cell]
+
+
+@inlined
+def _tile_stake(after, tables, c, caps, stale):
+    """What flooded cell c puts at stake in `after`, no pawn stranded on it: the decision's table
+    (the same double as scoring it anew) unless c is in `stale`."""
+    if (stale >> c) & 1:
+        return _stake(tile_importance(after, c, caps, tables.w[BASE_IMP]), tables.risk, c, tables.w)
+    return tables.stake[c]
 
 
 @inlined
