@@ -15,7 +15,8 @@ plays only what is missing; once every cell is done it plays nothing and writes 
 
 The table (rates with their 95% Wilson intervals and n, the paired differences with their 95%
 intervals, and the games lost on the first turn) is written between the markers of --doc, with the
-command that made it.
+command that made it, and beside it how each policy loses: the share of its games lost to each
+cause (where the stronger players lose less is where the published player leaves its points).
 
     python scripts/strength.py --out STORES [--seed 45] [--levels novice..legendary] [--players 2..4]
         [--player planner] [--over search:8/planner] [--reference search:64]
@@ -43,6 +44,8 @@ class Arm:
     label: str          # NAME@VERSION
     wins: object        # per-game wins, in game order (a boolean array)
     first_turn: int     # games lost on the first turn
+    games: int          # games counted
+    losses: dict        # games lost to each cause (fisim.results.games.CAUSES: the first that held)
 
 
 @dataclass
@@ -155,19 +158,21 @@ def play(args, setting, deals):
 
 def read(path, args):
     """A cell's three arms, as its store holds them: the per-game wins of the chunks that count
-    (fisim.tables.win_bits) and, from their turn histograms, the games lost on the first turn (no
-    game is won on it: the four treasures take more than one turn)."""
+    (fisim.tables.win_bits), their losses by cause and, from their turn histograms, the games lost
+    on the first turn (no game is won on it: the four treasures take more than one turn)."""
     from fisim.grid import policy_name
+    from fisim.results.games import CAUSES
     from fisim.store import policy_labels, read_store
-    from fisim.tables import counted_chunks, summed, win_bits
+    from fisim.tables import cell_totals, counted_chunks, win_bits
     manifest, chunks = read_store(path)
     labels = policy_labels(manifest)
     arms = []
     for name in (args.player, args.over, args.reference):
         cell = next(c for c in manifest["cells"] if c["policy"] == policy_name(name))
-        done, _ = counted_chunks(chunks, cell["key"], manifest["target"])
-        turns = summed(done["turns_hist"], 2)
-        arms.append(Arm(labels[cell["policy"]], win_bits(chunks, cell["key"], manifest["target"]), int(turns[1])))
+        totals = cell_totals(counted_chunks(chunks, cell["key"], manifest["target"])[0])
+        arms.append(Arm(labels[cell["policy"]], win_bits(chunks, cell["key"], manifest["target"]),
+                        int(totals["turns_hist"][1]), totals["games"],
+                        {cause: totals[f"cause_{cause}"] for cause in CAUSES}))
     first = manifest["cells"][0]
     return Measured(first["level"], first["players"], arms)
 
@@ -197,7 +202,7 @@ def write_table(args, cells):
     text = doc.read_text()
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    doc.write_text(f"{head}{BEGIN}\n{table(args, cells)}\n{END}{tail}")
+    doc.write_text(f"{head}{BEGIN}\n{table(args, cells)}\n\n{losses_table(cells)}\n{END}{tail}")
 
 
 def table(args, cells):
@@ -222,6 +227,25 @@ def table(args, cells):
         diffs = [f"{points(d, 1)} {bracket(low, high, signed=True)}" for d, low, high in differences(cell)]
         turn1 = " / ".join(str(arm.first_turn) for arm in cell.arms)
         lines.append(f"| {cell.level} | {cell.players} | {n:,} | " + " | ".join(rates + diffs) + f" | {turn1} |")
+    return "\n".join(lines)
+
+
+# the loss causes (fisim.results.games.CAUSES) as the table heads them
+CAUSE_HEADS = {"landing_sunk": "Fools' Landing sunk", "treasure_lost": "a treasure lost", "drowned": "a pawn drowned",
+               "skull": "the water at the skull"}
+
+
+def losses_table(cells):
+    """How each policy loses, cell by cell: the share of its games lost to each cause."""
+    names = " / ".join(arm.label for arm in cells[0].arms)
+    lines = [f"How each loses: the share of its games lost to each cause, in percent ({names}; a game that "
+             "meets several losing conditions at once counts under the first, in the order of the columns):", "",
+             "| level | players | n | " + " | ".join(CAUSE_HEADS.values()) + " |",
+             "|---|---|---|" + "---|" * len(CAUSE_HEADS)]
+    for cell in cells:
+        shares = [" / ".join(f"{100 * arm.losses[cause] / arm.games:.1f}" for arm in cell.arms)
+                  for cause in CAUSE_HEADS]
+        lines.append(f"| {cell.level} | {cell.players} | {cell.arms[0].games:,} | " + " | ".join(shares) + " |")
     return "\n".join(lines)
 
 

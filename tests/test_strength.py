@@ -33,9 +33,10 @@ def _run(doc, out, *options):
     return doc.read_text()
 
 
-def _rows(text):
-    """The table's rows: {(level, players): cells of the row}."""
-    rows = [line.strip("|").split(" | ") for line in text.splitlines() if line.startswith("| novice")]
+def _rows(text, table=0):
+    """The rows of the strength table (table 0) or of how each loses (1): {(level, players): cells}."""
+    part = text.split("How each loses")[table]
+    rows = [line.strip("|").split(" | ") for line in part.splitlines() if line.startswith("| novice")]
     return {(r[0].strip(), int(r[1])): [c.strip() for c in r] for r in rows}
 
 
@@ -59,6 +60,11 @@ def test_the_table_is_the_games_own_numbers(doc, tmp_path):
         assert row[6] == f"{100 * d:+.1f} {bracket(low, high, signed=True)}"  # digits kept off zero
         first_turn = [int(((~g["won"]) & (g["turns"] == 1)).sum()) for g in games.values()]
         assert row[8] == " / ".join(map(str, first_turn))
+        losses = _rows(text, 1)[("novice", players)]
+        assert losses[2] == "30"
+        for column, cause in zip(losses[3:], ("landing-sunk", "treasure-lost", "drowned", "skull"), strict=True):
+            assert column == " / ".join(f"{100 * (g['cause'] == cause).sum() / 30:.1f}" for g in games.values())
+    assert any(_rows(text, 1)[("novice", p)][3:] != ["0.0 / 0.0 / 0.0"] * 4 for p in (2, 4))     # losses seen
 
 
 def test_a_cell_grows_until_its_intervals_are_narrow_enough_and_resumes(doc, tmp_path, capsys):
