@@ -237,13 +237,14 @@ CAUSE_HEADS = {"landing_sunk": "Fools' Landing sunk", "treasure_lost": "a treasu
 
 def losses_table(cells):
     """How each policy loses, cell by cell: the share of its games lost to each cause."""
+    from fisim.formatting import points
     names = " / ".join(arm.label for arm in cells[0].arms)
     lines = [f"How each loses: the share of its games lost to each cause, in percent ({names}; a game that "
              "meets several losing conditions at once counts under the first, in the order of the columns):", "",
              "| level | players | n | " + " | ".join(CAUSE_HEADS.values()) + " |",
              "|---|---|---|" + "---|" * len(CAUSE_HEADS)]
     for cell in cells:
-        shares = [" / ".join(f"{100 * arm.losses[cause] / arm.games:.1f}" for arm in cell.arms)
+        shares = [" / ".join(points(arm.losses[cause] / arm.games, 1, signed=False) for arm in cell.arms)
                   for cause in CAUSE_HEADS]
         lines.append(f"| {cell.level} | {cell.players} | {cell.arms[0].games:,} | " + " | ".join(shares) + " |")
     return "\n".join(lines)
