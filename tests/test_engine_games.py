@@ -4,17 +4,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.midgame import FLOOD_DRAWS, MIDGAME, TREASURE_DRAWS
+from support.midgame import game as midgame
 
 import policies
 from fisim import engine
 from fisim.crosscheck import switch_sets
 from fisim.engine import runners
+from fisim.engine.entries import PHASE_REST
+from fisim.rules import events as ev
 from fisim.rules import state as st
 from fisim.rules.config import GameConfig
 from fisim.rules.layouts import BUILTIN_NAMES, builtin_layout
 from fisim.rules.rng import N_STREAMS
 from fisim.rules.state import ERROR, LOST, WON
-from fisim.rules.turn import R_CAUSE, R_CONDITIONS, R_LEVEL, R_STATUS, R_TURNS
+from fisim.rules.turn import MAX_TURNS, R_CAUSE, R_CONDITIONS, R_LEVEL, R_STATUS, R_TURNS
 from fisim.simulation import simulate
 from policies import load_policy
 
@@ -80,6 +84,18 @@ def test_every_loss_records_its_primary_cause_among_its_conditions():
     assert np.all(cause & cond) and np.all(cause == (cond & -cond))
     skull = lost[cause == 8]
     assert np.all(skull[:, R_LEVEL] == 10)
+
+
+@pytest.mark.parametrize(("turn", "begun"), [(MAX_TURNS, 0), (MAX_TURNS - 1, 1)])
+def test_a_game_at_the_turn_limit_ends_its_turn_and_is_marked_an_error(turn, begun):
+    """The engine's safety stop (fisim.rules.turn.out_of_turns; no legal game reaches it, as every
+    flood phase floods or sinks tiles): a game that has begun MAX_TURNS turns plays out the turn it
+    is in, begins no other and is marked ERROR, neither won nor lost."""
+    text = MIDGAME.replace("turn 7", f"turn {turn}") + TREASURE_DRAWS[1] + "\n" + FLOOD_DRAWS[1] + "\n"
+    _, played = midgame(text)
+    events = played.run(PHASE_REST, load_policy("passive"))
+    assert played.pub[st.P_STATUS] == ERROR and played.pub[st.P_TURN] == MAX_TURNS
+    assert sum(e == ev.EV_TURN for e, *_ in events) == begun
 
 
 @pytest.mark.parametrize("policy", ["random", "passive"])

@@ -15,7 +15,6 @@ from fisim.rules.asking import put_policy
 from fisim.rules.rng import N_STREAMS, game_seed, keyed_hash, repeat_policy_stream
 from fisim.rules.setup import setup_game
 from fisim.rules.state import (
-    ERROR,
     LOG,
     MEM,
     MEM_SIZE,
@@ -33,10 +32,10 @@ from fisim.rules.state import (
 from fisim.rules.turn import (
     ACTIONS_DONE,
     IN_ACTIONS,
-    MAX_TURNS,
     action_phase,
     draw_phase,
     flood_phase,
+    out_of_turns,
     play_game,
     play_on,
     play_turn,
@@ -129,8 +128,7 @@ def play_round(g, rng):
     """Play turns until the game ends or the next round begins (P_TURN a multiple of the players:
     each has taken as many turns); a game past MAX_TURNS is marked ERROR, as play_on does."""
     while g[P_STATUS] == PLAYING:
-        if g[P_TURN] >= MAX_TURNS:
-            g[P_STATUS] = ERROR
+        if out_of_turns(g):
             return
         play_turn(g, rng)
         if g[P_TURN] % g[P_PLAYERS] == 0:

@@ -489,14 +489,23 @@ NEW_TURN, IN_ACTIONS, ACTIONS_DONE = range(3)
 
 
 @inlined
+def out_of_turns(g):
+    """True, the game marked ERROR, once it has begun MAX_TURNS turns: the safety stop every loop
+    over turns makes before it begins one."""
+    if g[P_TURN] >= MAX_TURNS:
+        g[P_STATUS] = ERROR
+        return True
+    return False
+
+
+@inlined
 def play_on(g, rng, stage):
     """Play turns until R-WIN or R-LOSE (a game past MAX_TURNS is marked ERROR), the first from
     its start (NEW_TURN), from inside its action phase (IN_ACTIONS) or from after it
     (ACTIONS_DONE). One loop for the three, so a compiled entry point holds one copy of the turn."""
     while g[P_STATUS] == PLAYING:
         if stage == NEW_TURN:
-            if g[P_TURN] >= MAX_TURNS:
-                g[P_STATUS] = ERROR
+            if out_of_turns(g):
                 break
             begin_turn(g)
         if stage != ACTIONS_DONE:
