@@ -88,9 +88,10 @@ def test_every_loss_records_its_primary_cause_among_its_conditions():
 
 @pytest.mark.parametrize(("turn", "begun"), [(MAX_TURNS, 0), (MAX_TURNS - 1, 1)])
 def test_a_game_at_the_turn_limit_ends_its_turn_and_is_marked_an_error(turn, begun):
-    """The engine's safety stop (fisim.rules.turn.out_of_turns; no legal game reaches it, as every
-    flood phase floods or sinks tiles): a game that has begun MAX_TURNS turns plays out the turn it
-    is in, begins no other and is marked ERROR, neither won nor lost."""
+    """The engine's safety stop (fisim.rules.turn.out_of_turns; no legal game reaches it: the
+    Waters Rise! cards come round again until the water reaches the skull): a game that has begun
+    MAX_TURNS turns plays out the turn it is in, begins no other and is marked ERROR, neither won
+    nor lost."""
     text = MIDGAME.replace("turn 7", f"turn {turn}") + TREASURE_DRAWS[1] + "\n" + FLOOD_DRAWS[1] + "\n"
     _, played = midgame(text)
     events = played.run(PHASE_REST, load_policy("passive"))
