@@ -596,7 +596,7 @@ def _tile_stake(after, tables, c, caps, stale):
     """What flooded cell c puts at stake in `after`, no pawn stranded on it: the decision's table
     (the same double as scoring it anew) unless c is in `stale`."""
     if (stale >> c) & 1:
-        return _stake(tile_importance(after, c, caps, tables.w[BASE_IMP]), tables.risk, c, tables.w)
+        return _stake(_importance(after, tables, c, caps, stale), tables.risk, c, tables.w)
     return tables.stake[c]
 
 
