@@ -47,8 +47,18 @@ from fisim.jit.intrinsics import stack_empty
 from fisim.jit.modes import compiled, inlined
 from fisim.rules import view
 from fisim.rules.actions import list_options
-from fisim.rules.options import ACTION, END, MAX_OPTIONS, otype
-from fisim.rules.state import P_DECIDER, P_DECISION, P_SIZE, copy_into
+from fisim.rules.config import C_ACTIONS
+from fisim.rules.options import ACTION, END, MAX_OPTIONS, SHORE, SHORE2, otype
+from fisim.rules.state import (
+    P_ACTIONS_LEFT,
+    P_ACTIVE,
+    P_CFG,
+    P_DECIDER,
+    P_DECISION,
+    P_FLIGHT_USED,
+    P_SIZE,
+    copy_into,
+)
 from policies import evaluation
 from policies.distances import N_CELLS
 from policies.evaluation import FIELDS_SIZE, N_ROWS, WEIGHTS
@@ -57,6 +67,7 @@ from policies.specs import BY_NAME
 from policies.weights import learned
 
 CANDIDATES = 3      # the best-scored options whose turns are played out
+NEXT_SHARE = 0.5    # the share of the next player's gain a line's end counts (partner: policies/deep.py)
 DATA = Path(__file__).with_name(BY_NAME["planner"].data)
 DATA_VERSION, LEARNED = learned(DATA, WEIGHTS)      # (the policy's version is its spec's: code and data)
 
@@ -69,23 +80,33 @@ def decide(pub, options, n, mem, rng):
 @compiled
 def plan_with(pub, options, n, mem, w):
     """The planner's decision with evaluation weights w (evaluation.WEIGHTS)."""
+    return plan_wide(pub, options, n, mem, w, CANDIDATES, False)
+
+
+@compiled
+def plan_wide(pub, options, n, mem, w, lines, partner):
+    """The decision of a planner playing out the turns of its `lines` best-scored options where it
+    ranks a position afresh, each line going on into the next player's actions if `partner`
+    (policies/deep.py)."""
     if view.decision(pub) != ACTION or n < 2:
         return evaluation.decide_with(pub, options, n, mem, w)
-    top = np.empty((CANDIDATES, 3))
-    return evaluation.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top) > 0 else 0
+    top = np.empty((lines, 3))
+    return evaluation.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top, partner) > 0 else 0
 
 
 @compiled
 def candidates(pub, options, n, mem, rng, top):
     """For search: the planner's candidates at an action decision, its choice first, in the first
     CANDIDATES rows of top; their count."""
-    return planned(pub, options, n, mem, LEARNED, top[:CANDIDATES])
+    return planned(pub, options, n, mem, LEARNED, top[:CANDIDATES], False)
 
 
 @compiled
-def planned(pub, options, n, mem, w, top):
+def planned(pub, options, n, mem, w, top, partner):
     """The planner's candidates at an action decision, its choice first: rows of top as
-    evaluation.ranked writes them (the evaluation's order after the first); returns their count."""
+    evaluation.ranked writes them (the evaluation's order after the first); returns their count.
+    As many lines are played out as top has rows where the position is ranked afresh (the plan
+    keeps CANDIDATES); partner: each line goes on into the next player's actions (_next_turn)."""
     keys, kept = _plan(mem)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)   # (the distance fields, shared by the lines)
@@ -96,7 +117,7 @@ def planned(pub, options, n, mem, w, top):
     else:
         k = evaluation.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
     if k > 1 and view.actions_left(pub) >= 2:
-        _first(top, _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled))
+        _first(top, _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, partner))
     return k
 
 
@@ -111,7 +132,7 @@ def _first(top, j):
 
 
 @compiled
-def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
+def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, partner):
     """The row of `top` whose option leads to the best-scored end of the turn (at: pub's step in
     the plan, whose line is row 0's, or -1); the line of a row worked out here and chosen becomes
     the plan (fields, filled: the decision's distance fields, evaluation.ranked_sharing)."""
@@ -128,7 +149,8 @@ def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
             v = kept[at, LINE_END]
         else:
             c = evaluation.whole_code(options, top, j)
-            v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j], fields, filled)
+            v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j], fields, filled,
+                          partner)
         if v > best_v:
             best_v = v
             best = j
@@ -139,11 +161,12 @@ def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled):
 
 
 @compiled
-def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled):
+def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled, partner):
     """The score of the turn's end when option c (scored `score`) is played and then the evaluation's
     best option at every action left (line: two copies of pub, whose fields no option changes
-    stay pub's); the line's first PLAN_STEPS positions, by key, with their rankings and the end,
-    are written to keys and steps (a key of 0: no position)."""
+    stay pub's), with the next player's gain from there if `partner` (_next_turn); the line's
+    first PLAN_STEPS positions, by key, with their rankings and the end, are written to keys and
+    steps (a key of 0: no position)."""
     evaluation.play_option(line[0], pub, c)
     at = 0
     ranked_at = 0
@@ -164,8 +187,51 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled)
         score = top[0, 2]
         evaluation.play_option(line[1 - at], pos, c)
         at = 1 - at
+    if partner:
+        score += NEXT_SHARE * max(0.0, _next_turn(line[at], w, line_options) - score)
     for s in range(ranked_at):
         steps[s, LINE_END] = score
+    return score
+
+
+@compiled
+def _next_turn(end, w, line_options):
+    """The score of the next player's action phase played greedily from `end`, the position the
+    active player's actions lead to: the draw and the flood between the turns are not looked into,
+    so the next player shores nothing (it would shore up what the active player left flooded,
+    before the flood that may sink it); of the evaluation's best options (expert's lifts, tuned's
+    ranking) it plays the best that shores nothing, as many as a turn has actions."""
+    turn = np.empty((2, P_SIZE), np.int32)
+    copy_into(turn[0], end[:P_SIZE])
+    turn[0, P_ACTIVE] = (view.active(end) + 1) % view.players(end)
+    turn[0, P_ACTIONS_LEFT] = turn[0, P_CFG + C_ACTIONS]
+    turn[0, P_FLIGHT_USED] = 0
+    copy_into(turn[1], turn[0])
+    fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
+    filled = stack_empty(N_ROWS, np.int64)      # (its own distance fields: another pawn moves)
+    filled[:] = 0
+    top = np.empty((CANDIDATES, 3))
+    score = -np.inf
+    at = 0
+    for _ in range(turn[0, P_CFG + C_ACTIONS]):
+        pos = turn[at]
+        if view.actions_left(pos) == 0:
+            break
+        pos[P_DECISION] = ACTION
+        pos[P_DECIDER] = view.active(pos)
+        m = list_options(pos, line_options, 0)
+        k = evaluation.ranked_sharing(pos, line_options, m, ACTION, top, w, False, fields, filled)
+        j = 0
+        while j < k and otype(evaluation.whole_code(line_options, top, j)) in (SHORE, SHORE2):
+            j += 1
+        if j == k:
+            break
+        c = evaluation.whole_code(line_options, top, j)
+        score = top[j, 2]
+        if otype(c) == END:
+            break
+        evaluation.play_option(turn[1 - at], pos, c)
+        at = 1 - at
     return score
 
 

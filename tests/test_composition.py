@@ -53,7 +53,7 @@ def test_the_registry_is_derived_from_the_specs():
     assert BUILTIN == tuple(spec.name for spec in SPECS)
     assert SEES_DECKS == ("clairvoyant",) and set(LEGAL) == set(BUILTIN) - {"clairvoyant"}
     assert set(REPLAYS_ALIKE) == {spec.name for spec in SPECS if not spec.stochastic} == \
-        {"greedy", "expert", "tuned", "planner"}
+        {"greedy", "expert", "tuned", "planner", "deep"}
     ranks = {name: rank for spec in SPECS for name, rank in spec.rungs.items()}
     assert list(LADDER) == sorted(ranks, key=ranks.get) and LADDER[0] == "random"
     assert sorted(ranks.values()) == list(range(len(ranks)))       # one rung per rank

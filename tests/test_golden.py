@@ -24,6 +24,7 @@ GAMES = {
     "standard-solo-elite-passive": ("standard", GameConfig(players=1, level="elite", team=("pilot",),
                                                             switches={"solo"}), "passive", 4, 0),
     "standard-3p-novice-planner": ("standard", GameConfig(players=3, level="novice"), "planner", 5, 0),
+    "standard-4p-normal-deep": ("standard", GameConfig(players=4, level="normal"), "deep", 6, 0),
 }
 
 
