@@ -315,8 +315,8 @@ def test_the_ladder_prints_its_plan_before_playing(tmp_path):
 # speeds of one core as the README and docs/strength.md quote them (games per second): a check of the defaults' size
 # (tuned-search:8 as search:8: tuned-search:16 played 6.3 games per second where search:16 played 5.9)
 QUOTED_SPEEDS = {"random": 115_000, "passive": 100_000, "greedy": 8_000, "expert": 2_700, "tuned": 2_600,
-                 "planner": 1_000, "search:8": 5.3, "search:8/tuned": 5.3, "search:32": 3.5, "search:8/planner": 4.5,
-                 "clairvoyant:32": 3.5}
+                 "planner": 1_000, "deep": 400, "search:8": 5.3, "search:8/tuned": 5.3, "search:32": 3.5,
+                 "search:8/planner": 4.5, "clairvoyant:32": 3.5}
 
 
 def test_the_defaults_finish_in_minutes_and_the_full_size_in_hours():
