@@ -38,6 +38,9 @@ with the ranking there and the line's end. At the turn's next action decisions, 
 stands where the line went (unless a window or a discard came between): the ranking and the first
 candidate's line are read from the plan, not worked out again, for the same choice (a turn's
 rankings 12 to 9).
+
+`plan_wide` is the same lookahead with more lines, each going on into the next player's actions if
+asked (_next_turn): deep's play (policies/deep.py).
 """
 from pathlib import Path
 
@@ -199,8 +202,9 @@ def _next_turn(end, w, line_options):
     """The score of the next player's action phase played greedily from `end`, the position the
     active player's actions lead to: the draw and the flood between the turns are not looked into,
     so the next player shores nothing (it would shore up what the active player left flooded,
-    before the flood that may sink it); of the evaluation's best options (expert's lifts, tuned's
-    ranking) it plays the best that shores nothing, as many as a turn has actions."""
+    before the flood that may sink it); of the evaluation's best options (ranked as expert and
+    tuned rank them: no lift to the planner's own targets, no Sandbags) it plays the best that
+    shores nothing, as many as a turn has actions."""
     turn = np.empty((2, P_SIZE), np.int32)
     copy_into(turn[0], end[:P_SIZE])
     turn[0, P_ACTIVE] = (view.active(end) + 1) % view.players(end)
