@@ -288,9 +288,10 @@ def _entropy(p):
 def read_ladder(out, order=()):
     """The tables of a ladder directory, from its stores alone: ladder, gap, deals (empty when no
     deal was replayed), the per-deal win probabilities per (level, players) for the figures, and
-    the ladder's policies in order (`order`'s, as store_wins)."""
+    the ladder's policies in order (`order`'s, as store_wins; by default the skill ladder's, weakest
+    first, whatever order the store grew in)."""
     out = Path(out)
-    ladder_wins, policies = store_wins(out / LADDER_STORE, order)
+    ladder_wins, policies = store_wins(out / LADDER_STORE, order or LADDER)
     replays = replays_of(store_wins(out / DEALS_STORE)[0]) if (out / DEALS_STORE / MANIFEST).exists() else {}
     return {"policies": policies, "ladder": ladder_table(ladder_wins, policies),
             "gap": gap_table(ladder_wins, policies), "deals": deal_table(ladder_wins, replays),

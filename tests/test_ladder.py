@@ -160,7 +160,8 @@ def test_fisim_report_of_a_ladders_directory_is_the_ladders_report(played, tmp_p
 
 def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played, tmp_path):
     """A store extended by a policy holds its cells last; the ladder's columns, its table's rows and
-    its figure follow --policies, as a ladder played from scratch would."""
+    its figure follow --policies, as a ladder played from scratch would, and `fisim report DIR`,
+    asked no order, follows the skill ladder's (weakest first)."""
     out = tmp_path / "skill"
     shutil.copytree(played[0], out)
     args = list(LADDER_ARGS)
@@ -173,6 +174,10 @@ def test_a_ladder_grown_by_a_policy_shows_the_policies_in_the_order_asked(played
     header = next(line for line in r.stdout.splitlines() if line.split()[:2] == ["Players", "Level"])
     assert header.split()[2:] == [passive, RANDOM, EXPERT, SEER]
     assert list(_table(out, "skill-ladder")["policy"].unique()) == [passive, RANDOM, EXPERT, SEER]
+    r = run("report", str(out), "--out", str(tmp_path / "again"), "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    again = pd.read_csv(tmp_path / "again" / "tables" / "skill-ladder.csv")
+    assert list(again["policy"].unique()) == [RANDOM, passive, EXPERT, SEER]       # random is the ladder's first
 
 
 def test_a_ladder_plays_again_only_the_policy_that_changed(tmp_path):
