@@ -199,12 +199,12 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled,
 
 @compiled
 def _next_turn(end, w, line_options):
-    """The score of the next player's action phase played greedily from `end`, the position the
-    active player's actions lead to: the draw and the flood between the turns are not looked into,
-    so the next player shores nothing (it would shore up what the active player left flooded,
-    before the flood that may sink it); of the evaluation's best options (ranked as expert and
-    tuned rank them: no lift to the planner's own targets, no Sandbags) it plays the best that
-    shores nothing, as many as a turn has actions."""
+    """The score of the next player's action phase (solo: the same player's next) played greedily
+    from `end`, the position the active player's actions lead to: the draw and the flood between
+    the turns are not looked into, so the next player shores nothing (it would shore up what the
+    active player left flooded, before the flood that may sink it); of the evaluation's best
+    options (ranked as expert and tuned rank them: no lift to the planner's own targets, no
+    Sandbags) it plays the best that shores nothing, as many as a turn has actions."""
     turn = np.empty((2, P_SIZE), np.int32)
     copy_into(turn[0], end[:P_SIZE])
     turn[0, P_ACTIVE] = (view.active(end) + 1) % view.players(end)
