@@ -176,10 +176,7 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled,
     top = np.empty((CANDIDATES, 3))
     while otype(c) != END and view.actions_left(line[at]) > 0:
         pos = line[at]
-        pos[P_DECISION] = ACTION
-        pos[P_DECIDER] = view.active(pos)
-        m = list_options(pos, line_options, 0)
-        k = evaluation.ranked_sharing(pos, line_options, m, ACTION, top, w, True, fields, filled)
+        k = _ranked_at(pos, line_options, top, w, True, fields, filled)
         if k == 0:
             break
         if ranked_at < PLAN_STEPS:
@@ -221,10 +218,7 @@ def _next_turn(end, w, line_options):
         pos = turn[at]
         if view.actions_left(pos) == 0:
             break
-        pos[P_DECISION] = ACTION
-        pos[P_DECIDER] = view.active(pos)
-        m = list_options(pos, line_options, 0)
-        k = evaluation.ranked_sharing(pos, line_options, m, ACTION, top, w, False, fields, filled)
+        k = _ranked_at(pos, line_options, top, w, False, fields, filled)
         j = 0
         while j < k and otype(evaluation.whole_code(line_options, top, j)) in (SHORE, SHORE2):
             j += 1
@@ -237,6 +231,16 @@ def _next_turn(end, w, line_options):
         evaluation.play_option(turn[1 - at], pos, c)
         at = 1 - at
     return score
+
+
+@inlined
+def _ranked_at(pos, line_options, top, w, planning, fields, filled):
+    """Make pos its active player's action decision and rank its options into top (a line's step,
+    evaluation.ranked_sharing); their count."""
+    pos[P_DECISION] = ACTION
+    pos[P_DECIDER] = view.active(pos)
+    m = list_options(pos, line_options, 0)
+    return evaluation.ranked_sharing(pos, line_options, m, ACTION, top, w, planning, fields, filled)
 
 
 # --- the plan ---
