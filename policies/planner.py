@@ -40,7 +40,9 @@ candidate's line are read from the plan, not worked out again, for the same choi
 rankings 12 to 9).
 
 `plan_wide` is the same lookahead with more lines, each going on into the next player's actions if
-asked (_next_turn): deep's play (policies/deep.py).
+given a share of their gain to count (_next_turn): deep's play (policies/deep.py). The planner
+passes None for it, and Numba, seeing the type None, leaves the next player's turn out of the
+planner's compiled code.
 """
 from pathlib import Path
 
@@ -70,7 +72,6 @@ from policies.specs import BY_NAME
 from policies.weights import learned
 
 CANDIDATES = 3      # the best-scored options whose turns are played out
-NEXT_SHARE = 0.5    # the share of the next player's gain a line's end counts (partner: policies/deep.py)
 DATA = Path(__file__).with_name(BY_NAME["planner"].data)
 DATA_VERSION, LEARNED = learned(DATA, WEIGHTS)      # (the policy's version is its spec's: code and data)
 
@@ -83,33 +84,33 @@ def decide(pub, options, n, mem, rng):
 @compiled
 def plan_with(pub, options, n, mem, w):
     """The planner's decision with evaluation weights w (evaluation.WEIGHTS)."""
-    return plan_wide(pub, options, n, mem, w, CANDIDATES, False)
+    return plan_wide(pub, options, n, mem, w, CANDIDATES, None)
 
 
 @compiled
-def plan_wide(pub, options, n, mem, w, lines, partner):
+def plan_wide(pub, options, n, mem, w, lines, next_share):
     """The decision of a planner playing out the turns of its `lines` best-scored options where it
-    ranks a position afresh, each line going on into the next player's actions if `partner`
-    (policies/deep.py)."""
+    ranks a position afresh, each line's end counting `next_share` of what the next player's actions
+    from there gain (None: the line ends with the turn; policies/deep.py)."""
     if view.decision(pub) != ACTION or n < 2:
         return evaluation.decide_with(pub, options, n, mem, w)
     top = np.empty((lines, 3))
-    return evaluation.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top, partner) > 0 else 0
+    return evaluation.chosen(top, 0, mem) if planned(pub, options, n, mem, w, top, next_share) > 0 else 0
 
 
 @compiled
 def candidates(pub, options, n, mem, rng, top):
     """For search: the planner's candidates at an action decision, its choice first, in the first
     CANDIDATES rows of top; their count."""
-    return planned(pub, options, n, mem, LEARNED, top[:CANDIDATES], False)
+    return planned(pub, options, n, mem, LEARNED, top[:CANDIDATES], None)
 
 
 @compiled
-def planned(pub, options, n, mem, w, top, partner):
+def planned(pub, options, n, mem, w, top, next_share):
     """The planner's candidates at an action decision, its choice first: rows of top as
     evaluation.ranked writes them (the evaluation's order after the first); returns their count.
     As many lines are played out as top has rows where the position is ranked afresh (the plan
-    keeps CANDIDATES); partner: each line goes on into the next player's actions (_next_turn)."""
+    keeps CANDIDATES); next_share: as plan_wide's."""
     keys, kept = _plan(mem)
     fields = stack_empty(FIELDS_SIZE, np.int32).reshape((N_ROWS, N_CELLS))
     filled = stack_empty(N_ROWS, np.int64)   # (the distance fields, shared by the lines)
@@ -120,7 +121,7 @@ def planned(pub, options, n, mem, w, top, partner):
     else:
         k = evaluation.ranked_sharing(pub, options, n, ACTION, top, w, True, fields, filled)
     if k > 1 and view.actions_left(pub) >= 2:
-        _first(top, _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, partner))
+        _first(top, _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, next_share))
     return k
 
 
@@ -135,7 +136,7 @@ def _first(top, j):
 
 
 @compiled
-def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, partner):
+def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, next_share):
     """The row of `top` whose option leads to the best-scored end of the turn (at: pub's step in
     the plan, whose line is row 0's, or -1); the line of a row worked out here and chosen becomes
     the plan (fields, filled: the decision's distance fields, evaluation.ranked_sharing)."""
@@ -153,7 +154,7 @@ def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, partner)
         else:
             c = evaluation.whole_code(options, top, j)
             v = _turn_end(pub, c, top[j, 2], w, line, line_options, line_keys[j], line_steps[j], fields, filled,
-                          partner)
+                          next_share)
         if v > best_v:
             best_v = v
             best = j
@@ -164,10 +165,11 @@ def _best_turn(pub, options, top, k, w, at, keys, kept, fields, filled, partner)
 
 
 @compiled
-def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled, partner):
+def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled, next_share):
     """The score of the turn's end when option c (scored `score`) is played and then the evaluation's
     best option at every action left (line: two copies of pub, whose fields no option changes
-    stay pub's), with the next player's gain from there if `partner` (_next_turn); the line's
+    stay pub's), with next_share of the next player's gain from there (_next_turn; None: none, and
+    Numba prunes the branch where the type of next_share is None); the line's
     first PLAN_STEPS positions, by key, with their rankings and the end, are written to keys and
     steps (a key of 0: no position)."""
     evaluation.play_option(line[0], pub, c)
@@ -187,8 +189,8 @@ def _turn_end(pub, c, score, w, line, line_options, keys, steps, fields, filled,
         score = top[0, 2]
         evaluation.play_option(line[1 - at], pos, c)
         at = 1 - at
-    if partner:
-        score += NEXT_SHARE * max(0.0, _next_turn(line[at], w, line_options) - score)
+    if next_share is not None:
+        score += next_share * max(0.0, _next_turn(line[at], w, line_options) - score)
     for s in range(ranked_at):
         steps[s, LINE_END] = score
     return score

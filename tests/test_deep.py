@@ -31,7 +31,7 @@ water 3; active 0; actions 2
 
 def _line_ends(text):
     """The planner's score of the turn's end after the active player's first move in `text`, without
-    and with the next player's actions (planner._turn_end, partner False and True)."""
+    and with the next player's actions (planner._turn_end, next_share None and deep's)."""
     p, g = game(text)
     pub = g.pub.copy()
     pub[st.P_DECISION], pub[st.P_DECIDER] = ACTION, 0
@@ -39,14 +39,14 @@ def _line_ends(text):
     n = list_options(pub, options, 0)
     move = next(int(c) for c in options[:n] if otype(c) == MOVE)
     ends = []
-    for partner in (False, True):
+    for next_share in (None, deep.NEXT_SHARE):
         line = np.empty((2, st.P_SIZE), np.int32)
         line[:] = pub[:st.P_SIZE]
         keys = np.zeros(planner.PLAN_STEPS, np.uint64)
         steps = np.empty((planner.PLAN_STEPS, planner.STEP_SIZE))
         fields, filled = np.empty((N_ROWS, N_CELLS), np.int32), np.zeros(N_ROWS, np.int64)
         ends.append(planner._turn_end(pub, move, 0.0, W, line, np.empty(MAX_OPTIONS, np.int32), keys, steps, fields,
-                                      filled, partner))
+                                      filled, next_share))
     return ends
 
 
