@@ -5,10 +5,14 @@ A conclusion rests on arms: the cells a report pools into one win rate and compa
 at a level, a team over the levels, an island, a rule reading over the levels and player counts).
 The check plays the first games of the arms' cells again, by the published player (the sweep's
 first policy: a replay of the sweep's own games, which the check confirms game by game) and by the
-stronger one, into one results store per kind of conclusion beside the sweep's (DIR/stronger/KIND:
-fisim.sweeping.run_sweep, so resumable, Ctrl-C safe and grown by a larger sample), under the sweep's
-seed: game i is the same deal for both players and for the sweep. Every arm gets at least the
-games asked for, spread evenly over its cells.
+stronger one, into one results store per kind of conclusion beside the sweep's
+(DIR/stronger/NAME/KIND, NAME the stronger player's name as a folder's: fisim.sweeping.run_sweep,
+so resumable, Ctrl-C safe and grown by a larger sample), under the sweep's seed: game i is the same
+deal for both players and for the sweep. Every arm gets at least the games asked for, spread evenly
+over its cells. Each stronger player has its folder, so that each check has its own sample: a
+search's few hundred games a win rate beside a faster player's thousands (a store keeps one
+target for all its cells). A check of an earlier fisim kept its stores in DIR/stronger itself:
+they are read there, and grown there by their stronger player.
 
 One arm is sampled otherwise: a player count whose cells are every team of that count (a sweep of
 `--teams all`). Its cells share their deals, so the first games of each would be a few deals seen
@@ -49,8 +53,8 @@ from fisim.rules.config import level_position
 from fisim.rules.constants import N_ROLES
 from fisim.stats import per_deal
 
-FOLDER = "stronger"             # DIR/stronger: the check's stores, one per kind of conclusion
-SECONDS = "seconds.json"        # DIR/stronger/seconds.json: per policy, the games it played there and their time
+FOLDER = "stronger"             # DIR/stronger/NAME: a check's stores, one per kind of conclusion
+SECONDS = "seconds.json"        # DIR/stronger/NAME/seconds.json: per policy, the games it played there and their time
 KINDS = ("player-counts", "teams", "islands", "rules")
 HOLDS, UNSETTLED, FAILS = "holds", "not settled", "does not hold"
 VERDICTS = (HOLDS, UNSETTLED, FAILS)        # best first
@@ -206,8 +210,37 @@ def published_policy(sweep):
     return next(given for given, shown in policy_labels(sweep.manifest).items() if shown == label)
 
 
-def plan(directory, sweep, games):
-    """The Parts of the check of the sweep store `directory` with `games` games per arm (a part
+def check_folder(directory, stronger):
+    """The folder of the check of the sweep store `directory` under policy `stronger`:
+    DIR/stronger/NAME (its name with each run of other characters than letters and digits a '-',
+    search-8-planner), or DIR/stronger itself where a check of an earlier fisim played it there."""
+    from fisim.reporting.document import slug
+    from policies import resolve
+    policy = resolve(stronger)
+    folder = Path(directory) / FOLDER
+    if any(policy.given in _policies(folder / kind) for kind in KINDS):
+        return folder
+    return folder / slug(policy.NAME)
+
+
+def _policies(path):
+    """The policies (as cells name them) of the store at `path`, none without a store."""
+    from fisim.store import Store
+    manifest = Store(path).made()
+    return {record["policy"] for record in manifest["cells"]} if manifest else set()
+
+
+def check_folders(directory):
+    """The folders under DIR/stronger that hold a check's stores (DIR/stronger itself first: an
+    earlier fisim's), by name."""
+    from fisim.store import Store
+    folder = Path(directory) / FOLDER
+    found = [folder, *sorted(p for p in folder.iterdir() if p.is_dir())] if folder.is_dir() else []
+    return [f for f in found if any(Store(f / kind).manifest_path.exists() for kind in KINDS)]
+
+
+def plan(folder, sweep, games):
+    """The Parts of a check in `folder` of the sweep `sweep` with `games` games per arm (a part
     whose store already holds more plays up to what it holds)."""
     from fisim.store import Store
     by_kind = {}
@@ -221,7 +254,7 @@ def plan(directory, sweep, games):
         played_by = [[arm.sample] if arm.sample else [records[k] for k in arm.cells.values()] for arm in arms]
         keys = list(dict.fromkeys(key for arm in arms for key in arm.cells.values()))
         per_cell = math.ceil(games / min(map(len, played_by)))
-        path = Path(directory) / FOLDER / kind
+        path = Path(folder) / kind
         per_cell = min(max(per_cell, Store(path).target_games()), int(played[keys].min()))
         parts.append(Part(kind, path, list({r["key"]: r for rs in played_by for r in rs}.values()), per_cell))
     return parts
@@ -276,7 +309,7 @@ def prepare(directory, stronger, games):
     if resolve(stronger).given == resolve(published).given:
         raise ConfigError(f"--stronger {stronger} is the published player; give a stronger one, such as "
                           f"search:8/{published}")
-    parts = plan(directory, sweep, games)
+    parts = plan(check_folder(directory, stronger), sweep, games)
     if not parts:
         raise ConfigError(f"nothing to check in {directory}: its report orders no player counts, teams, islands "
                           "or rule readings")
@@ -294,7 +327,7 @@ def play(directory, stronger, games, run=None):
     with `games` games per arm. `run(cells, path, seed, target)` plays cells into a store
     (default fisim.sweeping.run_sweep, the command line's with its progress bar); each player's
     games and time (its compile and the loading of its code left out) are added to
-    DIR/stronger/seconds.json, also when Ctrl-C stops it."""
+    the check's folder's seconds.json, also when Ctrl-C stops it."""
     from fisim.cell import play as play_games
     from fisim.sweeping import run_sweep, warm
     planned, sweep = prepare(directory, stronger, games)
@@ -304,8 +337,7 @@ def play(directory, stronger, games, run=None):
         for cells in arms:
             warm(cells)
             play_games(cells[0], seed, 0, 1, threads=1)     # loads the compiled code: its time is not the games'
-            _timed(Path(directory) / FOLDER, cells, lambda: run(cells, part.path, seed, {"games": part.games}),
-                   part.path)
+            _timed(part.path.parent, cells, lambda: run(cells, part.path, seed, {"games": part.games}), part.path)
 
 
 def _timed(folder, cells, run, path):
@@ -367,10 +399,14 @@ def worst(verdicts):
 
 def checks(directory, sweep):
     """The checks of the sweep store `directory` (its Sweep read) that DIR/stronger holds: one
-    Check per stronger policy played there, none when nothing was."""
+    Check per stronger policy played in each of its folders, none when nothing was."""
+    return [check for folder in check_folders(directory) for check in _checks_in(directory, folder, sweep)]
+
+
+def _checks_in(directory, folder, sweep):
+    """The Checks whose stores are in `folder`, one per stronger policy played there."""
     from fisim.store import Store, policy_labels, read_store
     from fisim.tables import win_bits
-    folder = Path(directory) / FOLDER
     games = {}          # (kind, given policy, cell settings) -> per-game wins
     labels = {}
     sources = []
@@ -379,7 +415,7 @@ def checks(directory, sweep):
             continue
         manifest, chunks = read_store(folder / kind)
         labels.update(policy_labels(manifest))
-        sources.append(f"{sweep.name}/{FOLDER}/{kind}")
+        sources.append(f"{sweep.name}/{(folder / kind).relative_to(directory).as_posix()}")
         for record in manifest["cells"]:
             games[(kind, record["policy"], _settings(record))] = win_bits(chunks, record["key"], manifest["target"])
     published = published_policy(sweep)

@@ -19,23 +19,24 @@
 # pairs the policy's two versions over each report's deals). Figures are PNG; the self-contained
 # HTML of each report is left in its store (STORES/<name>/report/).
 #
-# Each report then checks its headline conclusions under a stronger player on a sample of the same
-# deals (`fisim report --stronger`, docs/cli.md: the section "Would a stronger team agree?", a
-# conclusion that does not hold flagged in At a glance), its games in STORES/<name>/stronger/.
+# Each report then checks its headline conclusions under stronger players on samples of the same
+# deals (`fisim report --stronger`, docs/cli.md: a section "Would a stronger team agree?" each, a
+# conclusion that does not hold flagged in At a glance), their games in STORES/<name>/stronger/.
 #
 # Settings (environment): POLICY, TEAM_GAMES, LAYOUT_GAMES, RULE_GAMES, SEED (default 2010),
 # CHUNK (games per chunk, default 50,000), STORES, OUT (default reports), and SWEEP_ARGS for
-# extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786"); STRONGER, the
-# stronger player (default search:8 over the published policy), STRONGER_GAMES, the games per win
-# rate a conclusion compares (default 200; 0 leaves the check out), and STRONGER_ARGS for extra
-# options of the check (e.g. "--threads 2").
+# extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786"); CHECKS, the
+# checks as POLICY=GAMES (the games per win rate a conclusion compares), space-separated
+# (default: search:8 over the published policy on 200, and deep, as strong and hundreds of times
+# faster a game, on 4,000; "" leaves them out), and STRONGER_ARGS for extra options of the checks
+# (e.g. "--threads 2").
 #
 # Running time: 12.5 million games per policy POLICY lists at full size, so about 12.5 million / (the
 # policy's games per second, scripts/bench.py) plus a minute of overhead; a tiny run (policy random,
 # TEAM_GAMES=100 LAYOUT_GAMES=200 RULE_GAMES=500) is mostly per-chunk and report overhead.
 # docs/benchmarks.md has the measured runs. Each report's time is printed as it finishes. The check
-# adds games of the stronger player, hundreds of times slower a game: each report's section states
-# what its check cost (docs/strength.md estimates the published reports' at STRONGER_GAMES=200).
+# adds games of the stronger players, search hundreds of times slower a game: each report's section
+# states what its check cost (docs/strength.md gives the published reports').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,17 +48,12 @@ SEED=${SEED:-2010}
 CHUNK=${CHUNK:-50000}
 STORES=${STORES:-.report-stores}
 OUT=${OUT:-reports}
-STRONGER=${STRONGER:-search:8/${POLICY%%,*}}
-STRONGER_GAMES=${STRONGER_GAMES:-200}
+PUBLISHED=${POLICY%%,*}
+DEFAULT_CHECKS="search:8/$PUBLISHED=200"
+[ "$PUBLISHED" = deep ] || DEFAULT_CHECKS+=" deep=4000"
+read -r -a CHECKS <<< "${CHECKS-$DEFAULT_CHECKS}"
 read -r -a EXTRA <<< "${SWEEP_ARGS:-}"
 read -r -a CHECK_EXTRA <<< "${STRONGER_ARGS:-}"
-CHECK=() CHECK_NOTE=""
-if [ "$STRONGER_GAMES" != 0 ]; then
-    CHECK=(--stronger "$STRONGER" --stronger-games "$STRONGER_GAMES" "${CHECK_EXTRA[@]}")
-    CHECK_NOTE="Each report checks its headline conclusions under $STRONGER, a stronger player, on a sample of
-the same deals (the section \"Would a stronger team agree?\"; a conclusion that does not hold is flagged
-in its At a glance). "
-fi
 
 LABELS=$(python -c "from policies import load_policy; print(','.join(f'{p.NAME}@{p.VERSION}' for p in map(load_policy, '$POLICY'.split(','))))")
 LABEL=${LABELS%%,*}     # the policy published; the others are compared with it
@@ -65,10 +61,19 @@ BESIDE=${LABELS#"$LABEL"}
 BESIDE_NOTE=${BESIDE:+" (with ${BESIDE#,} on the same deals beside it: each report's policy comparison)"}
 LEVELS=novice..legendary
 fmt() { python -c "print(f'{int($1):,}')"; }
+CHECK_NOTE="" UNDER=""
+for check in "${CHECKS[@]}"; do
+    UNDER+="${UNDER:+, }${check%=*} ($(fmt "${check##*=}") games per win rate)"
+done
+if [ -n "$UNDER" ]; then
+    CHECK_NOTE="Each report checks its headline conclusions under stronger players, $UNDER, on samples of
+the same deals (a section \"Would a stronger team agree?\" each; a conclusion that does not hold is
+flagged in its At a glance). "
+fi
 mkdir -p "$STORES" "$OUT"
 start=$SECONDS
 
-# One report: sweep into its store (resumable), check its conclusions under the stronger player (its
+# One report: sweep into its store (resumable), check its conclusions under each stronger player (their
 # stores beside the sweep's, resumable), then write the Markdown and PNG figures into OUT/name and the
 # HTML beside the store.
 report() {
@@ -79,8 +84,12 @@ report() {
     echo "== $name: $title ($games games per cell, policy $LABELS)" >&2
     fisim sweep --levels "$LEVELS" --policies "$POLICY" --games "$games" --seed "$SEED" \
         --chunk-games "$CHUNK" --out "$store" --no-report --quiet "${EXTRA[@]}" "$@" > /dev/null
+    for check in "${CHECKS[@]}"; do
+        fisim report "$store" --format csv --stronger "${check%=*}" --stronger-games "${check##*=}" \
+            "${CHECK_EXTRA[@]}" > /dev/null
+    done
     rm -rf "${OUT:?}/$name"
-    fisim report "$store" --out "$OUT/$name" --format md,png --title "$title" "${CHECK[@]}" > /dev/null
+    fisim report "$store" --out "$OUT/$name" --format md,png --title "$title" > /dev/null
     fisim report "$store" --format html --title "$title" > /dev/null
     echo "   done in $((SECONDS - t0)) s" >&2
 }

@@ -118,21 +118,26 @@ def test_the_published_reports_are_played_by_the_published_player_with_expert_be
     assert len(summary) == 4 and all(f"  {line}" in index.splitlines() for line in summary)
 
 
-@pytest.mark.parametrize("games", ["150", "0"])
-def test_each_published_report_checks_its_conclusions_under_a_stronger_player(tmp_path, games):
-    """make_reports.sh sweeps each report, then writes its Markdown with `--stronger`: search:8 over
-    the published policy on STRONGER_GAMES deals per win rate (0: no check), its HTML from the
-    stores as they are."""
-    env = {**_fake_fisim(tmp_path), "POLICY": "expert", "STRONGER_GAMES": games, "STRONGER_ARGS": "--threads 1"}
+@pytest.mark.parametrize("checks", [None, "search:8/expert=150", ""], ids=["default", "one", "none"])
+def test_each_published_report_checks_its_conclusions_under_stronger_players(tmp_path, checks):
+    """make_reports.sh sweeps each report, checks its conclusions with `--stronger` under each
+    player CHECKS lists, on its games per win rate (default: search:8 over the published policy on
+    200, deep on 4,000; "": no check), then writes the Markdown and the HTML from the stores."""
+    env = {**_fake_fisim(tmp_path), "POLICY": "expert", "STRONGER_ARGS": "--threads 1"}
+    if checks is not None:
+        env["CHECKS"] = checks
     r = subprocess.run(["bash", REPORTS_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
+    asked = {None: [("search:8/expert", "200"), ("deep", "4000")], "": []}.get(checks, [("search:8/expert", "150")])
     calls = [c.split() for c in (tmp_path / "calls").read_text().splitlines()]
-    assert [c[0] for c in calls] == ["sweep", "report", "report"] * 3
-    assert all(c[c.index("--policies") + 1] == "expert" for c in calls[::3])
-    for markdown, html in (calls[1:3], calls[4:6], calls[7:9]):
-        assert "--stronger" not in html
-        check = markdown[markdown.index("--stronger"):] if "--stronger" in markdown else []
-        assert check == ([] if games == "0" else
-                         ["--stronger", "search:8/expert", "--stronger-games", games, "--threads", "1"])
+    per_report = 3 + len(asked)
+    assert [c[0] for c in calls] == (["sweep"] + ["report"] * (per_report - 1)) * 3
+    for at in range(0, len(calls), per_report):
+        sweep, *checked, markdown, html = calls[at:at + per_report]
+        assert sweep[sweep.index("--policies") + 1] == "expert"
+        assert [c[c.index("--stronger"):] for c in checked] == \
+            [["--stronger", p, "--stronger-games", g, "--threads", "1"] for p, g in asked]
+        assert "--stronger" not in markdown and "--stronger" not in html and "md,png" in markdown
     readme = (tmp_path / "out" / "README.md").read_text()
-    assert ("Would a stronger team agree?" in readme) == (games != "0")
+    assert ("Would a stronger team agree?" in readme) == bool(asked)
+    assert all(f"{p} ({int(g):,} games per win rate)" in readme.replace("\n", " ") for p, g in asked)

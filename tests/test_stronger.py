@@ -23,6 +23,7 @@ from fisim.sweeping import run_sweep
 
 STANDIN = str(Path(__file__).resolve().parent / "support" / "heli_passive.py")
 STANDIN_LABEL = "heli-passive@1"
+STANDIN_FOLDER = Path("stronger") / "heli-passive"        # the check's stores: DIR/stronger/NAME/KIND
 SEED, GAMES, DEALS = 3, 600, 200
 CONCLUSIONS = f"The report's conclusions under {STANDIN_LABEL}"
 CLAIMS = "Each claim: the difference A − B in points (95% CI), in the report and on the sample"
@@ -167,7 +168,7 @@ def test_the_checks_numbers_are_those_of_the_same_deals_played_again(checked):
                        mean_difference(*full))
     note = (checked / "report" / "report.md").read_text()
     assert "expert@1's replay of the sample is the sweep's own games: the same outcome in all 1,000." in note
-    spent = json.loads((checked / "stronger" / "seconds.json").read_text())
+    spent = json.loads((checked / STANDIN_FOLDER / "seconds.json").read_text())
     assert spent[STANDIN_LABEL]["games"] == spent["expert@1"]["games"] == 2 * DEALS + 6 * n
     assert f"Cost: 1,000 games of {STANDIN_LABEL} and 1,000 of expert@1 in " in note
 
@@ -180,14 +181,14 @@ def _chunks(path):
 def test_the_check_resumes_grows_and_finishes_what_was_interrupted(checked, tmp_path):
     store = tmp_path / "sweep"
     shutil.copytree(checked, store)
-    before = _chunks(store / "stronger")
+    before = _chunks(store / STANDIN_FOLDER)
     r = _check(store)                                          # the same command: nothing to play
     assert r.returncode == 0, r.stderr
-    assert r.stderr.count("nothing to play: the store is complete") == 4 and _chunks(store / "stronger") == before
-    spent = json.loads((store / "stronger" / "seconds.json").read_text())
+    assert r.stderr.count("nothing to play: the store is complete") == 4 and _chunks(store / STANDIN_FOLDER) == before
+    spent = json.loads((store / STANDIN_FOLDER / "seconds.json").read_text())
     assert spent[STANDIN_LABEL]["games"] == 1000
-    assert spent == json.loads((checked / "stronger" / "seconds.json").read_text())   # nor more seconds
-    rules = store / "stronger" / "rules"
+    assert spent == json.loads((checked / STANDIN_FOLDER / "seconds.json").read_text())   # nor more seconds
+    rules = store / STANDIN_FOLDER / "rules"
     lost = max(rules.glob("chunks/*.parquet"), key=lambda p: p.name)     # a chunk Ctrl-C did not let finish
     lost.unlink()
     r = run("report", str(store), "--format", "md")            # the report says what the check lacks
@@ -195,7 +196,7 @@ def test_the_check_resumes_grows_and_finishes_what_was_interrupted(checked, tmp_
     assert "has not played 1 cell" in (store / "report" / "report.md").read_text()
     r = _check(store)
     assert r.returncode == 0 and "resuming" in r.stderr and lost.exists()
-    grown = json.loads((store / "stronger" / "seconds.json").read_text())
+    grown = json.loads((store / STANDIN_FOLDER / "seconds.json").read_text())
     assert sum(v["games"] for v in grown.values()) == 2000 + DEALS // 2
     r = _check(store, games=2 * DEALS)                         # a larger sample grows each store
     assert r.returncode == 0, r.stderr
@@ -204,6 +205,45 @@ def test_the_check_resumes_grows_and_finishes_what_was_interrupted(checked, tmp_
     r = _check(store, games=DEALS // 2)                        # a smaller one keeps what is stored
     assert r.returncode == 0 and r.stderr.count("nothing to play") == 4
     assert set(_table(store, "claims")["games_above"]) == {DEALS, 2 * DEALS}
+
+
+@pytest.mark.compiles
+def test_each_stronger_player_has_its_own_sample(checked, tmp_path):
+    """A second check, under greedy with twice the games, goes into a folder of its own: the
+    report has a section for each, each with its sample, and the first check's stores keep their
+    target (checking under the first player again plays nothing)."""
+    store = tmp_path / "sweep"
+    shutil.copytree(checked, store)
+    before = _chunks(store / STANDIN_FOLDER)
+    r = run("report", str(store), "--stronger", "greedy", "--stronger-games", str(2 * DEALS), "--format", "md,csv")
+    assert r.returncode == 0, r.stderr
+    assert _chunks(store / STANDIN_FOLDER) == before and (store / "stronger" / "greedy" / "rules").is_dir()
+    r = _check(store)
+    assert r.returncode == 0 and r.stderr.count("nothing to play: the store is complete") == 4, r.stderr
+    md = (store / "report" / "report.md").read_text()
+    assert f"## Would a stronger team agree? ({STANDIN_LABEL})" in md
+    assert "## Would a stronger team agree? (greedy@" in md
+    (greedy,) = (store / "report" / "tables").glob("stronger-claims-greedy-*.csv")
+    assert set(pd.read_csv(greedy)["games_above"]) == {DEALS, 2 * DEALS}
+    assert set(_table(store, "claims")["games_above"]) == {DEALS // 2, DEALS}
+    pd.testing.assert_frame_equal(_table(store, "claims"), _table(checked, "claims"))
+
+
+@pytest.mark.compiles
+def test_a_check_an_earlier_fisim_kept_in_dir_stronger_is_read_and_grown_there(checked, tmp_path):
+    """An earlier fisim kept a check's stores in DIR/stronger itself: the report reads them as
+    before, and the same check grows them in place."""
+    store = tmp_path / "sweep"
+    shutil.copytree(checked, store, ignore=shutil.ignore_patterns("report"))
+    for path in list((store / STANDIN_FOLDER).iterdir()):
+        path.rename(store / "stronger" / path.name)
+    (store / STANDIN_FOLDER).rmdir()
+    r = run("report", str(store), "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    pd.testing.assert_frame_equal(_table(store, "claims"), _table(checked, "claims"))
+    r = _check(store, games=2 * DEALS)
+    assert r.returncode == 0, r.stderr
+    assert not (store / STANDIN_FOLDER).exists() and set(_table(store, "claims")["games_above"]) == {DEALS, 2 * DEALS}
 
 
 @pytest.mark.compiles
@@ -261,7 +301,7 @@ def test_a_player_count_of_every_team_is_sampled_by_a_cell_of_random_teams(tmp_p
     ranked = pd.read_csv(store / "report" / "tables" / "teams-ranked.csv")
     assert len(ranked) == 30
     from fisim.store import read_store
-    manifest, _ = read_store(store / "stronger" / "player-counts")
+    manifest, _ = read_store(store / "stronger" / "greedy" / "player-counts")
     assert sorted((c["players"], c["team"]) for c in manifest["cells"]) == \
         [(2, "random"), (2, "random"), (4, "random"), (4, "random")]
     full = {p: np.mean([simulate(level="novice", players=p, team=team.replace("+", ","), policy="expert", games=100,
