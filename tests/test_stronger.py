@@ -223,6 +223,7 @@ def test_each_stronger_player_has_its_own_sample(checked, tmp_path):
     md = (store / "report" / "report.md").read_text()
     assert f"## Would a stronger team agree? ({STANDIN_LABEL})" in md
     assert "## Would a stronger team agree? (greedy@" in md
+    assert f"(section “Would a stronger team agree? ({STANDIN_LABEL})”)" in md.split("Contents:")[0]
     (greedy,) = (store / "report" / "tables").glob("stronger-claims-greedy-*.csv")
     assert set(pd.read_csv(greedy)["games_above"]) == {DEALS, 2 * DEALS}
     assert set(_table(store, "claims")["games_above"]) == {DEALS // 2, DEALS}

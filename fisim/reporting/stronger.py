@@ -75,8 +75,8 @@ def _section(check, several):
                          f"({points_interval(r['change_ci_low'], r['change_ci_high'], 1)})"),
                   Column("Deals", lambda r: count_range([r["games_above"], r["games_below"]])),
                   Column("Verdict", _verdict, words=True)], mark="mark")]
-    return Section(f"stronger-{name}", f"{TITLE} ({strong})" if several else TITLE, text, caption, None, tables,
-                   _cost(check), _glance(check))
+    title = f"{TITLE} ({strong})" if several else TITLE
+    return Section(f"stronger-{name}", title, text, caption, None, tables, _cost(check), _glance(check, title))
 
 
 def _random_note(check):
@@ -113,15 +113,16 @@ def _cost(check):
                    "(the sweep was played by another version): the check pairs the replay with the stronger player.")
 
 
-def _glance(check):
-    """The verdicts in a line, then each conclusion that does not hold in its own."""
+def _glance(check, title):
+    """The verdicts in a line (naming the section, `title`), then each conclusion that does not
+    hold in its own."""
     conclusions, strong = check.conclusions, check.stronger
     counts = conclusions["verdict"].value_counts()
     failed = counts.get(FAILS, 0)
     lines = [f"{TITLE} Under {strong} on a sample of the same deals, of the report's "
              f"{plural(len(conclusions), 'conclusion')}: {count(counts.get(HOLDS, 0))} hold, "
              f"{count(counts.get(UNSETTLED, 0))} not settled, {count(failed)} "
-             f"{'does' if failed == 1 else 'do'} not hold (section “{TITLE}”)."]
+             f"{'does' if failed == 1 else 'do'} not hold (section “{title}”)."]
     claims = check.claims
     for _, row in conclusions[conclusions["verdict"] == FAILS].iterrows():
         failed = claims[(claims["conclusion"] == row["conclusion"]) & (claims["verdict"] == FAILS)]
