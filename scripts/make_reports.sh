@@ -28,8 +28,8 @@
 # extra `fisim sweep` options (e.g. "--threads 2" or "--scheduler tcp://host:8786"); CHECKS, the
 # checks as POLICY=GAMES (the games per win rate a conclusion compares), space-separated
 # (default: search:8 over the published policy on 200, and deep, as strong as search:8 over the
-# planner and about a hundred times faster a game, on 4,000; "" leaves them out), and STRONGER_ARGS for extra options of the checks
-# (e.g. "--threads 2").
+# planner and about a hundred times faster a game, on 4,000; "" leaves them out), and
+# STRONGER_ARGS for extra options of the checks (e.g. "--threads 2").
 #
 # Running time: 12.5 million games per policy POLICY lists at full size, so about 12.5 million / (the
 # policy's games per second, scripts/bench.py) plus a minute of overhead; a tiny run (policy random,
